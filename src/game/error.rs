@@ -1,0 +1,91 @@
+//! Errors of the text layer: a position string or a move that cannot be accepted.
+//!
+//! Each error carries a one-line, human-readable detail written by the game that rejected
+//! the input, so the protocol and the CLI can print it as it is.
+
+use std::fmt;
+
+/// Why a position string was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// Nothing but whitespace.
+    Empty,
+    /// The text does not follow the syntax of the position string.
+    Syntax(String),
+    /// The text is well formed but describes something the rules do not allow.
+    Invalid(String),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Empty => f.write_str("empty position string"),
+            PositionError::Syntax(detail) | PositionError::Invalid(detail) => f.write_str(detail),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Why a move was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// Nothing but whitespace.
+    Empty,
+    /// The text is not a move in this game's notation.
+    Syntax(String),
+    /// The text is a well-formed move that is not legal in this position.
+    Illegal(String),
+    /// The game is over: no move is legal.
+    GameOver,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Empty => f.write_str("empty move"),
+            MoveError::Syntax(detail) | MoveError::Illegal(detail) => f.write_str(detail),
+            MoveError::GameOver => f.write_str("the game is over"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Shortens untrusted input for quoting in an error message, so that a megabyte of garbage
+/// still gives a one-line error. Control characters are escaped for the same reason.
+pub fn quote(text: &str) -> String {
+    const LIMIT: usize = 40;
+    let mut out = String::with_capacity(LIMIT + 8);
+    out.push('\'');
+    for (count, ch) in text.chars().enumerate() {
+        if count == LIMIT {
+            out.push_str("...");
+            break;
+        }
+        if ch.is_control() {
+            out.extend(ch.escape_default());
+        } else {
+            out.push(ch);
+        }
+    }
+    out.push('\'');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quote;
+
+    #[test]
+    fn quote_keeps_short_text() {
+        assert_eq!(quote("d3d5"), "'d3d5'");
+    }
+
+    #[test]
+    fn quote_cuts_long_text_and_escapes_controls() {
+        let long = "x".repeat(1000);
+        assert_eq!(quote(&long), format!("'{}...'", "x".repeat(40)));
+        assert_eq!(quote("a\nb"), "'a\\nb'");
+    }
+}

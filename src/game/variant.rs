@@ -1,0 +1,116 @@
+//! The runtime choice of game and the dispatch from it to monomorphised generic code.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::GameText;
+use super::lielow::{Lielow8, Lielow9};
+
+/// A game the engine plays, by its protocol name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Lielow on 8x8.
+    Lielow,
+    /// Lielow on 9x9.
+    Lielow9,
+}
+
+/// Code that runs on one concrete game type, chosen at run time by [`Variant::dispatch`].
+///
+/// The visitor is generic over the game, so the compiler builds one copy per game and no
+/// call inside goes through a vtable.
+pub trait GameVisitor {
+    type Output;
+    fn visit<G: GameText>(self) -> Self::Output;
+}
+
+impl Variant {
+    /// Every variant, in the order the protocol lists them.
+    pub const ALL: [Variant; 2] = [Variant::Lielow, Variant::Lielow9];
+
+    /// The protocol name (`lielow`, `lielow9`, ...).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Lielow => "lielow",
+            Variant::Lielow9 => "lielow9",
+        }
+    }
+
+    /// Runs `visitor` on the game type of this variant.
+    pub fn dispatch<V: GameVisitor>(self, visitor: V) -> V::Output {
+        match self {
+            Variant::Lielow => visitor.visit::<Lielow8>(),
+            Variant::Lielow9 => visitor.visit::<Lielow9>(),
+        }
+    }
+
+    /// The space-separated list of names, for error messages and help texts.
+    pub fn names() -> String {
+        Variant::ALL.map(Variant::name).join(" ")
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The error for a name that is no variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVariant(pub String);
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown variant {} (known: {})",
+            super::error::quote(&self.0),
+            Variant::names()
+        )
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+
+    /// Variant names are matched case-insensitively, as protocol option values are.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Variant::ALL
+            .into_iter()
+            .find(|variant| variant.name().eq_ignore_ascii_case(text))
+            .ok_or_else(|| UnknownVariant(text.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    #[test]
+    fn names_round_trip() {
+        for variant in Variant::ALL {
+            assert_eq!(variant.name().parse::<Variant>(), Ok(variant));
+        }
+        assert_eq!("LIELOW9".parse::<Variant>(), Ok(Variant::Lielow9));
+        assert!("chess".parse::<Variant>().is_err());
+        assert!("".parse::<Variant>().is_err());
+    }
+
+    #[test]
+    fn dispatch_reaches_the_matching_game() {
+        struct WhichVariant;
+        impl GameVisitor for WhichVariant {
+            type Output = Variant;
+            fn visit<G: GameText>(self) -> Variant {
+                G::VARIANT
+            }
+        }
+        for variant in Variant::ALL {
+            assert_eq!(variant.dispatch(WhichVariant), variant);
+        }
+    }
+}
