@@ -88,7 +88,6 @@ impl FromStr for Variant {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
 
     #[test]
     fn names_round_trip() {

@@ -1,0 +1,131 @@
+//! The conformance suite: properties every game must have, checked over seeded random
+//! playouts. It is generic over the game, so each new game gets it by being in
+//! `Variant::ALL`.
+
+use std::collections::HashSet;
+
+use ternion::game::{Game, GameText, MoveError};
+
+/// Plays `playouts` random games from the start position (seeds `seed..seed + playouts`),
+/// at most `max_plies` plies each, checking at every ply:
+///
+/// - the game is over exactly when there is no legal move, and then the move that was
+///   legal a ply earlier is refused with `GameOver`;
+/// - moves are unique and `count_moves` agrees with `generate_moves`;
+/// - every move round-trips through its notation, and notations are unique;
+/// - the position string round-trips (same string, same hash);
+/// - after every move the incremental hash equals the from-scratch hash, and unmake
+///   restores the exact state;
+/// - the outcome is a pure function of the state (a clone agrees).
+///
+/// Returns the number of positions checked. Failures name the seed and ply.
+pub fn check_random_playouts<G: GameText>(seed: u64, playouts: u64, max_plies: usize) -> u64 {
+    let mut checked = 0;
+    let mut moves = Vec::new();
+    for game_seed in seed..seed + playouts {
+        let mut rng = fastrand::Rng::with_seed(game_seed);
+        let mut game = G::start();
+        let mut last_move: Option<String> = None;
+        for ply in 0..max_plies {
+            let at = format!("{} seed {game_seed} ply {ply}", G::VARIANT);
+            moves.clear();
+            game.generate_moves(&mut moves);
+            check_position(&game, &moves, &at);
+            checked += 1;
+            if moves.is_empty() {
+                if let Some(text) = &last_move {
+                    assert_eq!(game.parse_move(text), Err(MoveError::GameOver), "{at}");
+                }
+                break;
+            }
+            let mv = moves[rng.usize(..moves.len())];
+            check_make_unmake(&mut game, mv, &at);
+            last_move = Some(game.move_string(mv));
+            game.make_move(mv);
+        }
+    }
+    checked
+}
+
+fn check_position<G: GameText>(game: &G, moves: &[G::Move], at: &str) {
+    assert_eq!(
+        game.hash(),
+        game.hash_from_scratch(),
+        "{at}: incremental hash"
+    );
+    assert_eq!(
+        game.outcome().is_some(),
+        moves.is_empty(),
+        "{at}: the game must be over exactly when there is no legal move ({:?})",
+        game.outcome()
+    );
+    assert_eq!(game.clone().outcome(), game.outcome(), "{at}: outcome");
+    assert_eq!(game.count_moves(), moves.len() as u64, "{at}: count_moves");
+
+    let unique: HashSet<_> = moves.iter().collect();
+    assert_eq!(
+        unique.len(),
+        moves.len(),
+        "{at}: duplicate moves in {moves:?}"
+    );
+
+    let mut notations = HashSet::new();
+    for &mv in moves {
+        let text = game.move_string(mv);
+        assert_eq!(
+            game.parse_move(&text),
+            Ok(mv),
+            "{at}: move {text} round trip"
+        );
+        assert!(
+            notations.insert(text.clone()),
+            "{at}: notation {text} twice"
+        );
+    }
+
+    let text = game.position_string();
+    let reread = G::parse_position(&text)
+        .unwrap_or_else(|e| panic!("{at}: own position string {text:?} rejected: {e}"));
+    assert_eq!(
+        reread.position_string(),
+        text,
+        "{at}: position string round trip"
+    );
+    assert_eq!(
+        reread.hash(),
+        game.hash(),
+        "{at}: hash of the re-read position"
+    );
+    if game.outcome().is_none() {
+        assert_eq!(
+            reread.outcome(),
+            None,
+            "{at}: re-read position {text:?} is over"
+        );
+    }
+}
+
+fn check_make_unmake<G: Game>(game: &mut G, mv: G::Move, at: &str) {
+    let before = game.clone();
+    let undo = game.make_move(mv);
+    assert_eq!(
+        game.hash(),
+        game.hash_from_scratch(),
+        "{at}: hash after {mv:?}"
+    );
+    assert_eq!(
+        game.side_to_move(),
+        before.side_to_move().opponent(),
+        "{at}: turns alternate after {mv:?}"
+    );
+    if game.outcome().is_some() {
+        let mut after = Vec::new();
+        game.generate_moves(&mut after);
+        assert!(after.is_empty(), "{at}: moves after the end");
+    }
+    game.unmake_move(mv, undo);
+    assert_eq!(
+        *game, before,
+        "{at}: unmake of {mv:?} did not restore the state"
+    );
+}

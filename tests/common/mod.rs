@@ -1,0 +1,35 @@
+//! Helpers shared by the integration tests.
+
+#![allow(dead_code)] // each test crate uses its own part of these helpers
+
+pub mod conformance;
+pub mod perft_data;
+
+use ternion::game::GameText;
+
+/// The sorted notations of all legal moves, for comparing against the rules' lists.
+pub fn legal_move_strings<G: GameText>(game: &G) -> Vec<String> {
+    let mut moves = Vec::new();
+    game.generate_moves(&mut moves);
+    let mut texts: Vec<String> = moves.iter().map(|&mv| game.move_string(mv)).collect();
+    texts.sort();
+    texts
+}
+
+/// Splits a space-separated list and sorts it.
+pub fn sorted(list: &str) -> Vec<String> {
+    let mut items: Vec<String> = list.split_whitespace().map(str::to_owned).collect();
+    items.sort();
+    items
+}
+
+/// Parses a position, panicking with the parser's reason if it is rejected.
+pub fn position<G: GameText>(text: &str) -> G {
+    G::parse_position(text).unwrap_or_else(|e| panic!("{text:?} rejected: {e}"))
+}
+
+/// Plays space-separated moves, panicking with the reason on the first bad one.
+pub fn play<G: GameText>(game: &mut G, moves: &str) {
+    game.play_moves(moves.split_whitespace())
+        .unwrap_or_else(|(ply, e)| panic!("move {ply} of {moves:?} rejected: {e}"));
+}

@@ -1,0 +1,85 @@
+//! The perft suite: every count in tests/data/<variant>.perft, for every variant.
+//!
+//! The default run checks the counts up to `DEFAULT_NODE_LIMIT` nodes (a few seconds on two
+//! cores in a release build); `cargo test --release -- --ignored` checks all of them.
+
+mod common;
+
+use common::perft_data::read_cases;
+use ternion::game::perft::{divide, perft};
+use ternion::game::{Game, GameText, GameVisitor, Variant};
+
+const DEFAULT_NODE_LIMIT: u64 = 250_000_000;
+
+struct RunCases {
+    node_limit: u64,
+}
+
+impl GameVisitor for RunCases {
+    /// How many counts were checked.
+    type Output = usize;
+
+    fn visit<G: GameText>(self) -> usize {
+        let mut checked = 0;
+        for case in read_cases(G::VARIANT) {
+            let mut game = match &case.position {
+                None => G::start(),
+                Some(text) => G::parse_position(text)
+                    .unwrap_or_else(|e| panic!("{}: position rejected: {e}", case.origin)),
+            };
+            for &(depth, expected) in &case.counts {
+                if expected > self.node_limit {
+                    continue;
+                }
+                let nodes = perft(&mut game, depth);
+                assert_eq!(nodes, expected, "{}: perft {depth}", case.origin);
+                checked += 1;
+            }
+            // Divide must split the shallowest count exactly.
+            let (depth, expected) = case.counts[0];
+            let split: u64 = divide(&mut game, depth).iter().map(|&(_, n)| n).sum();
+            assert_eq!(split, expected, "{}: divide {depth}", case.origin);
+        }
+        checked
+    }
+}
+
+#[test]
+fn perft_counts_up_to_the_default_limit() {
+    for variant in Variant::ALL {
+        let checked = variant.dispatch(RunCases {
+            node_limit: DEFAULT_NODE_LIMIT,
+        });
+        assert!(checked > 0, "{variant}: no perft count checked");
+    }
+}
+
+#[test]
+#[ignore = "deep perft: minutes of work, run with --ignored"]
+fn perft_counts_all() {
+    for variant in Variant::ALL {
+        variant.dispatch(RunCases {
+            node_limit: u64::MAX,
+        });
+    }
+}
+
+#[test]
+fn perft_zero_is_one_node_and_divide_matches_perft() {
+    struct Check;
+    impl GameVisitor for Check {
+        type Output = ();
+        fn visit<G: GameText>(self) {
+            let mut game = G::start();
+            assert_eq!(perft(&mut game, 0), 1);
+            let by_move = divide(&mut game, 2);
+            assert_eq!(by_move.len() as u64, game.count_moves());
+            let total: u64 = by_move.iter().map(|&(_, n)| n).sum();
+            assert_eq!(total, perft(&mut game, 2));
+            assert_eq!(game, G::start(), "perft must leave the position as it was");
+        }
+    }
+    for variant in Variant::ALL {
+        variant.dispatch(Check);
+    }
+}
