@@ -10,7 +10,7 @@ mod common;
 use common::legal_move_strings;
 use ternion::game::lielow::{Lielow8, Lielow9};
 use ternion::game::perft::perft;
-use ternion::game::{Game, GameText, Outcome, Player};
+use ternion::game::{GameText, Outcome, Player};
 
 #[derive(Clone, Copy, PartialEq)]
 struct Stack {
@@ -27,6 +27,9 @@ struct Model {
     side: usize,
     winner: Option<usize>,
 }
+
+/// A move of the model: notation, origin (file, rank), destination or `None` for off.
+type ModelMove = (String, (usize, usize), Option<(usize, usize)>);
 
 const DIRECTIONS: [(i32, i32); 8] = [
     (0, 1),
@@ -65,8 +68,8 @@ impl Model {
         }
     }
 
-    /// Every legal move as (notation, destination or None for off).
-    fn moves(&self) -> Vec<(String, (usize, usize), Option<(usize, usize)>)> {
+    /// Every legal move.
+    fn moves(&self) -> Vec<ModelMove> {
         let mut out = Vec::new();
         if self.winner.is_some() {
             return out;

@@ -7,7 +7,7 @@ mod common;
 
 use common::perft_data::read_cases;
 use ternion::game::perft::{divide, perft};
-use ternion::game::{Game, GameText, GameVisitor, Variant};
+use ternion::game::{GameText, GameVisitor, Variant};
 
 const DEFAULT_NODE_LIMIT: u64 = 250_000_000;
 
