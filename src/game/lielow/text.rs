@@ -129,27 +129,9 @@ impl<G: Geometry> Lielow<G> {
 impl<G: Geometry> GameText for Lielow<G> {
     fn parse_position(text: &str) -> Result<Self, PositionError> {
         let n = G::N;
+        // Fields are checked left to right, so the first mistake is the one reported.
         let mut fields = text.split_ascii_whitespace();
         let board = fields.next().ok_or(PositionError::Empty)?;
-        let side = fields.next().ok_or_else(|| {
-            PositionError::Syntax("missing the side to move ('b' or 'r') after the board".into())
-        })?;
-        if let Some(extra) = fields.next() {
-            return Err(PositionError::Syntax(format!(
-                "unexpected text after the side to move: {}",
-                quote(extra)
-            )));
-        }
-        let side = match side {
-            "b" => Player::P1,
-            "r" => Player::P2,
-            other => {
-                return Err(PositionError::Syntax(format!(
-                    "side to move must be 'b' or 'r', not {}",
-                    quote(other)
-                )));
-            }
-        };
         let ranks: Vec<&str> = board.split('/').collect();
         if ranks.len() != n {
             return Err(PositionError::Invalid(format!(
@@ -158,8 +140,7 @@ impl<G: Geometry> GameText for Lielow<G> {
                 G::VARIANT
             )));
         }
-
-        let mut position = Self::empty(side);
+        let mut position = Self::empty(Player::P1);
         let mut crowns: [Option<usize>; 2] = [None; 2];
         for (index, rank_text) in ranks.iter().enumerate() {
             let rank = n - 1 - index;
@@ -179,6 +160,27 @@ impl<G: Geometry> GameText for Lielow<G> {
                 }
             }
         }
+        position.side = match fields.next() {
+            Some("b") => Player::P1,
+            Some("r") => Player::P2,
+            Some(other) => {
+                return Err(PositionError::Syntax(format!(
+                    "side to move must be 'b' or 'r', not {}",
+                    quote(other)
+                )));
+            }
+            None => {
+                return Err(PositionError::Syntax(
+                    "missing the side to move ('b' or 'r') after the board".into(),
+                ));
+            }
+        };
+        if let Some(extra) = fields.next() {
+            return Err(PositionError::Syntax(format!(
+                "unexpected text after the side to move: {}",
+                quote(extra)
+            )));
+        }
         if position.stacks.iter().all(|stacks| stacks.is_empty()) {
             return Err(PositionError::Invalid("no stacks on the board".into()));
         }
@@ -188,7 +190,7 @@ impl<G: Geometry> GameText for Lielow<G> {
             }
         }
         position.result = position.result_from_material();
-        debug_assert_eq!(position.hash, position.hash_from_scratch());
+        position.hash = position.hash_from_scratch();
         Ok(position)
     }
 

@@ -1,0 +1,122 @@
+//! The `ternion` binary's subcommands, run as a user would run them.
+
+use std::process::{Command, Output};
+
+fn ternion(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ternion"))
+        .args(args)
+        .output()
+        .expect("the ternion binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("utf-8 output")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("utf-8 output")
+}
+
+#[test]
+fn perft_prints_the_count_and_the_speed() {
+    let output = ternion(&["perft", "lielow", "2"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert_eq!(lines[0], "Nodes searched: 2116");
+    let fields: Vec<&str> = lines[1].split(' ').collect();
+    assert_eq!(fields.len(), 4, "{text}");
+    assert_eq!((fields[0], fields[2]), ("time", "nps"));
+    assert!(fields[1].parse::<u64>().is_ok() && fields[3].parse::<u64>().is_ok());
+}
+
+#[test]
+fn divide_lists_each_move_then_the_total() {
+    let output = ternion(&[
+        "perft",
+        "lielow",
+        "2",
+        "--fen",
+        "8/8/8/3r2*4/8/3b2*4/8/8 b",
+        "--divide",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut moves: Vec<&str> = lines[..8].to_vec();
+    moves.sort();
+    assert_eq!(
+        moves,
+        [
+            "d3b1: 8", "d3b3: 8", "d3b5: 8", "d3d1: 8", "d3d5: 0", "d3f1: 8", "d3f3: 8", "d3f5: 8"
+        ]
+    );
+    assert_eq!(lines[8], "");
+    assert_eq!(lines[9], "Nodes searched: 56");
+    assert!(lines[10].starts_with("time "));
+}
+
+#[test]
+fn moves_are_played_before_counting() {
+    // Several moves in one argument or in several.
+    for args in [
+        vec!["perft", "lielow9", "1", "--moves", "a3a4 a7a6"],
+        vec!["perft", "lielow9", "1", "--moves", "a3a4", "a7a6"],
+    ] {
+        let output = ternion(&args);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let text = stdout(&output);
+        let first = text.lines().next().unwrap_or_default();
+        assert!(first.starts_with("Nodes searched: "), "{text}");
+    }
+}
+
+#[test]
+fn bad_input_gives_one_line_on_stderr_and_status_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["perft", "chess", "1"], "unknown variant 'chess'"),
+        (&["perft", "lielow", "x"], "invalid value 'x'"),
+        (&["perft", "lielow", "-1"], ""),
+        (
+            &["perft", "lielow", "99999999999999999999"],
+            "invalid value",
+        ),
+        (&["perft", "lielow", "1", "--fen", "8/8 b"], "bad position"),
+        (
+            &["perft", "lielow9", "1", "--fen", "8/8/8/8/8/8/8/b1*7 b"],
+            "9x9",
+        ),
+        (
+            &["perft", "lielow", "1", "--moves", "d2d3", "d2d3"],
+            "bad move at ply 2",
+        ),
+        (
+            &["perft", "lielow", "1", "--moves", "zz"],
+            "bad move at ply 1",
+        ),
+        (&["perft"], ""),
+        (&["frobnicate"], ""),
+    ];
+    for (args, reason) in cases {
+        let output = ternion(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(stdout(&output).is_empty(), "{args:?}");
+        let message = stderr(&output);
+        assert_eq!(message.lines().count(), 1, "{args:?}: {message}");
+        assert!(message.contains(reason), "{args:?}: {message}");
+    }
+}
+
+#[test]
+fn help_documents_every_subcommand_and_option() {
+    let output = ternion(&["--help"]);
+    assert!(output.status.success());
+    assert!(stdout(&output).contains("perft"));
+    let output = ternion(&["perft", "--help"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    for word in ["--fen", "--moves", "--divide", "lielow9", "Nodes searched"] {
+        assert!(text.contains(word), "perft --help lacks {word}");
+    }
+}
