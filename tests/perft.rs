@@ -83,3 +83,27 @@ fn perft_zero_is_one_node_and_divide_matches_perft() {
         variant.dispatch(Check);
     }
 }
+
+#[test]
+fn checked_perft_agrees_and_restores_every_node() {
+    use ternion::game::perft::perft_checked;
+    struct Check;
+    impl GameVisitor for Check {
+        type Output = ();
+        fn visit<G: GameText>(self) {
+            for case in read_cases(G::VARIANT) {
+                let mut game = match &case.position {
+                    None => G::start(),
+                    Some(text) => G::parse_position(text).expect("data positions are valid"),
+                };
+                for &(depth, expected) in case.counts.iter().filter(|c| c.1 <= 2_000_000) {
+                    let nodes = perft_checked(&mut game, depth);
+                    assert_eq!(nodes, expected, "{}: perft {depth}", case.origin);
+                }
+            }
+        }
+    }
+    for variant in Variant::ALL {
+        variant.dispatch(Check);
+    }
+}

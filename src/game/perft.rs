@@ -3,7 +3,9 @@
 //!
 //! The last ply is bulk-counted with [`Game::count_moves`], which games implement without
 //! building the moves. In debug builds every make/unmake pair is checked to restore the
-//! state and its hash bit for bit, so any perft run in a debug build is also an undo test.
+//! state and its hash bit for bit, so any perft run in a debug build is also an undo test;
+//! [`perft_checked`] does the same checks in every build, at every ply, without bulk
+//! counting.
 
 use super::Game;
 
@@ -12,7 +14,15 @@ use super::Game;
 /// A finished game has no moves, so it contributes no leaves below itself.
 pub fn perft<G: Game>(game: &mut G, depth: u32) -> u64 {
     let mut buffers = move_buffers::<G>(depth);
-    count(game, depth, &mut buffers)
+    count::<G, { cfg!(debug_assertions) }>(game, depth, &mut buffers)
+}
+
+/// Perft that checks, after every make and unmake, that the incremental hash equals the
+/// from-scratch hash and that unmake restored the state exactly; it also checks that
+/// `count_moves` agrees with `generate_moves` at every node. Panics on the first mismatch.
+pub fn perft_checked<G: Game>(game: &mut G, depth: u32) -> u64 {
+    let mut buffers = move_buffers::<G>(depth);
+    count::<G, true>(game, depth, &mut buffers)
 }
 
 /// The perft count below each legal root move, in move generation order.
@@ -27,7 +37,7 @@ pub fn divide<G: Game>(game: &mut G, depth: u32) -> Vec<(G::Move, u64)> {
                 1
             } else {
                 let undo = game.make_move(mv);
-                let nodes = count(game, depth - 1, &mut buffers);
+                let nodes = count::<G, { cfg!(debug_assertions) }>(game, depth - 1, &mut buffers);
                 game.unmake_move(mv, undo);
                 nodes
             };
@@ -41,26 +51,35 @@ fn move_buffers<G: Game>(depth: u32) -> Vec<Vec<G::Move>> {
     (0..depth).map(|_| Vec::with_capacity(256)).collect()
 }
 
-fn count<G: Game>(game: &mut G, depth: u32, buffers: &mut [Vec<G::Move>]) -> u64 {
+fn count<G: Game, const CHECK: bool>(
+    game: &mut G,
+    depth: u32,
+    buffers: &mut [Vec<G::Move>],
+) -> u64 {
     match depth {
         0 => 1,
-        1 => game.count_moves(),
+        1 if !CHECK => game.count_moves(),
         _ => {
             let (moves, deeper) = buffers
                 .split_first_mut()
                 .expect("one buffer per remaining ply");
             moves.clear();
             game.generate_moves(moves);
+            if CHECK {
+                assert_eq!(game.count_moves(), moves.len() as u64, "count_moves");
+            }
             let mut nodes = 0;
             for &mv in moves.iter() {
-                #[cfg(debug_assertions)]
-                let before = game.clone();
+                let before = CHECK.then(|| game.clone());
                 let undo = game.make_move(mv);
-                debug_assert_eq!(game.hash(), game.hash_from_scratch(), "hash after {mv:?}");
-                nodes += count(game, depth - 1, deeper);
+                if CHECK {
+                    assert_eq!(game.hash(), game.hash_from_scratch(), "hash after {mv:?}");
+                }
+                nodes += count::<G, CHECK>(game, depth - 1, deeper);
                 game.unmake_move(mv, undo);
-                #[cfg(debug_assertions)]
-                assert_eq!(*game, before, "unmake of {mv:?} did not restore the state");
+                if let Some(before) = before {
+                    assert_eq!(*game, before, "unmake of {mv:?} did not restore the state");
+                }
             }
             nodes
         }

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Every perft count in tests/data, however deep (minutes), plus the headline figures.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo build --release
+cargo test --release --test perft -- --ignored --nocapture
+./target/release/ternion perft lielow 6
+./target/release/ternion perft lielow9 5
