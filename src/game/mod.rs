@@ -20,6 +20,7 @@
 //! monomorphises the generic code for each game: there is no `dyn` on any hot path.
 
 mod bits;
+pub mod egaraguti;
 mod error;
 pub mod lielow;
 pub mod perft;

@@ -4,6 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::GameText;
+use super::egaraguti::EgaraGuti;
 use super::lielow::{Lielow8, Lielow9};
 
 /// A game the engine plays, by its protocol name.
@@ -13,6 +14,8 @@ pub enum Variant {
     Lielow,
     /// Lielow on 9x9.
     Lielow9,
+    /// Egara-guti on its 23-point board.
+    Egaraguti,
 }
 
 /// Code that runs on one concrete game type, chosen at run time by [`Variant::dispatch`].
@@ -26,13 +29,14 @@ pub trait GameVisitor {
 
 impl Variant {
     /// Every variant, in the order the protocol lists them.
-    pub const ALL: [Variant; 2] = [Variant::Lielow, Variant::Lielow9];
+    pub const ALL: [Variant; 3] = [Variant::Lielow, Variant::Lielow9, Variant::Egaraguti];
 
     /// The protocol name (`lielow`, `lielow9`, ...).
     pub const fn name(self) -> &'static str {
         match self {
             Variant::Lielow => "lielow",
             Variant::Lielow9 => "lielow9",
+            Variant::Egaraguti => "egaraguti",
         }
     }
 
@@ -41,6 +45,7 @@ impl Variant {
         match self {
             Variant::Lielow => visitor.visit::<Lielow8>(),
             Variant::Lielow9 => visitor.visit::<Lielow9>(),
+            Variant::Egaraguti => visitor.visit::<EgaraGuti>(),
         }
     }
 
