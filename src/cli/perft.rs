@@ -38,35 +38,57 @@ impl GameVisitor for PerftCommand<'_> {
     type Output = Result<(), String>;
 
     fn visit<G: GameText>(self) -> Self::Output {
+        match self.count::<G>() {
+            // A reader that stopped reading (`| head`) is no error of ours.
+            Err(Failure::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+            Err(Failure::Write(error)) => Err(format!("cannot write the result: {error}")),
+            Err(Failure::Input(message)) => Err(message),
+            Ok(()) => Ok(()),
+        }
+    }
+}
+
+/// Why the command failed: bad input, or stdout refused the output.
+enum Failure {
+    Input(String),
+    Write(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(error: io::Error) -> Self {
+        Failure::Write(error)
+    }
+}
+
+impl PerftCommand<'_> {
+    fn count<G: GameText>(self) -> Result<(), Failure> {
         let args = self.args;
         let mut game = match &args.fen {
-            Some(text) => G::parse_position(text).map_err(|e| format!("bad position: {e}"))?,
+            Some(text) => {
+                G::parse_position(text).map_err(|e| Failure::Input(format!("bad position: {e}")))?
+            }
             None => G::start(),
         };
         let moves = args.moves.iter().flat_map(|m| m.split_ascii_whitespace());
         game.play_moves(moves)
-            .map_err(|(ply, e)| format!("bad move at ply {ply}: {e}"))?;
+            .map_err(|(ply, e)| Failure::Input(format!("bad move at ply {ply}: {e}")))?;
 
         let started = Instant::now();
         let mut out = io::stdout().lock();
         let nodes = if args.divide && args.depth > 0 {
             let counts = divide(&mut game, args.depth);
             for &(mv, count) in &counts {
-                writeln!(out, "{}: {count}", game.move_string(mv)).map_err(write_error)?;
+                writeln!(out, "{}: {count}", game.move_string(mv))?;
             }
-            writeln!(out).map_err(write_error)?;
+            writeln!(out)?;
             counts.iter().map(|&(_, count)| count).sum()
         } else {
             perft(&mut game, args.depth)
         };
         let elapsed = started.elapsed();
         let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
-        writeln!(out, "Nodes searched: {nodes}").map_err(write_error)?;
-        writeln!(out, "time {} nps {nps}", elapsed.as_millis()).map_err(write_error)?;
+        writeln!(out, "Nodes searched: {nodes}")?;
+        writeln!(out, "time {} nps {nps}", elapsed.as_millis())?;
         Ok(())
     }
-}
-
-fn write_error(error: io::Error) -> String {
-    format!("cannot write the result: {error}")
 }

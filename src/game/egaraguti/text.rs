@@ -247,7 +247,7 @@ impl GameText for EgaraGuti {
             ))
         };
         // A chain visits at most 12 points: anything longer is no move.
-        if !text.is_ascii() || text.len() % 2 != 0 || text.len() < 4 || text.len() > 24 {
+        if !text.is_ascii() || !text.len().is_multiple_of(2) || text.len() < 4 || text.len() > 24 {
             return Err(syntax());
         }
         let points: Vec<usize> = text
