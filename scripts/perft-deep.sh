@@ -7,3 +7,4 @@ cargo build --release
 cargo test --release --test perft -- --ignored --nocapture
 ./target/release/ternion perft lielow 6
 ./target/release/ternion perft lielow9 5
+./target/release/ternion perft egaraguti 16

@@ -15,32 +15,8 @@ use common::perft_data::read_cases;
 use ternion::game::egaraguti::EgaraGuti;
 use ternion::game::{Game, GameText, Outcome, Player, Variant};
 
-/// The rules' table: name, x, y, neighbours.
-const TABLE: &str = "
-a1 0 0 c1 c2
-c1 2 0 a1 e1 c2
-e1 4 0 c1 g1 e2
-g1 6 0 e1 i1 g2
-i1 8 0 g1 g2
-c2 2 2 a1 c1 e2 d3 c6
-e2 4 2 e1 c2 g2 e3
-g2 6 2 g1 i1 e2 f3 g6
-d3 3 3 c2 e3 e4
-e3 4 3 e2 d3 f3 e4
-f3 5 3 g2 e3 e4
-e4 4 4 d3 e3 f3 d5 e5 f5
-d5 3 5 e4 e5 c6
-e5 4 5 e4 d5 f5 e6
-f5 5 5 e4 e5 g6
-c6 2 6 c2 d5 e6 a7 c7
-e6 4 6 e5 c6 g6 e7
-g6 6 6 g2 f5 e6 g7 i7
-a7 0 8 c6 c7
-c7 2 8 c6 a7 e7
-e7 4 8 e6 c7 g7
-g7 6 8 g6 e7 i7
-i7 8 8 g6 g7
-";
+/// The rules' table: point, x, y, neighbours.
+const TABLE: &str = include_str!("data/egaraguti-board.txt");
 
 struct Board {
     names: Vec<String>,
@@ -54,7 +30,7 @@ impl Board {
     fn new() -> Board {
         let rows: Vec<Vec<&str>> = TABLE
             .lines()
-            .filter(|l| !l.trim().is_empty())
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
             .map(|l| l.split_whitespace().collect())
             .collect();
         let names: Vec<String> = rows.iter().map(|r| r[0].to_owned()).collect();
