@@ -22,6 +22,7 @@
 mod bits;
 pub mod egaraguti;
 mod error;
+pub mod lerontenin;
 pub mod lielow;
 pub mod perft;
 mod variant;

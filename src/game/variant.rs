@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use super::GameText;
 use super::egaraguti::EgaraGuti;
+use super::lerontenin::Lerontenin;
 use super::lielow::{Lielow8, Lielow9};
 
 /// A game the engine plays, by its protocol name.
@@ -16,6 +17,8 @@ pub enum Variant {
     Lielow9,
     /// Egara-guti on its 23-point board.
     Egaraguti,
+    /// Lerontenin, the race along 98 squares.
+    Lerontenin,
 }
 
 /// Code that runs on one concrete game type, chosen at run time by [`Variant::dispatch`].
@@ -29,7 +32,12 @@ pub trait GameVisitor {
 
 impl Variant {
     /// Every variant, in the order the protocol lists them.
-    pub const ALL: [Variant; 3] = [Variant::Lielow, Variant::Lielow9, Variant::Egaraguti];
+    pub const ALL: [Variant; 4] = [
+        Variant::Lielow,
+        Variant::Lielow9,
+        Variant::Egaraguti,
+        Variant::Lerontenin,
+    ];
 
     /// The protocol name (`lielow`, `lielow9`, ...).
     pub const fn name(self) -> &'static str {
@@ -37,6 +45,7 @@ impl Variant {
             Variant::Lielow => "lielow",
             Variant::Lielow9 => "lielow9",
             Variant::Egaraguti => "egaraguti",
+            Variant::Lerontenin => "lerontenin",
         }
     }
 
@@ -46,6 +55,7 @@ impl Variant {
             Variant::Lielow => visitor.visit::<Lielow8>(),
             Variant::Lielow9 => visitor.visit::<Lielow9>(),
             Variant::Egaraguti => visitor.visit::<EgaraGuti>(),
+            Variant::Lerontenin => visitor.visit::<Lerontenin>(),
         }
     }
 
