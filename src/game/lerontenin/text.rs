@@ -239,6 +239,12 @@ fn is_under(label: Label, ancestor: Label) -> bool {
         && (label.path as u16 & mask) == ancestor.path as u16
 }
 
+/// A number of a move in canonical form: digits only, no leading zero.
+fn canonical_number(text: &str) -> Option<u8> {
+    let value: u8 = text.parse().ok()?;
+    (value.to_string() == text).then_some(value)
+}
+
 fn write_army(out: &mut String, army: &Army) {
     for (index, piece) in army.pieces().iter().enumerate() {
         if index > 0 {
@@ -382,11 +388,7 @@ impl GameText for Lerontenin {
         let army = &self.core.armies[self.core.side.index()];
         if let Some((label_text, destination)) = text.split_once('-') {
             let label = parse_label(label_text).ok_or_else(syntax)?;
-            let destination: u8 = destination
-                .parse()
-                .ok()
-                .filter(|_| destination.bytes().all(|b| b.is_ascii_digit()))
-                .ok_or_else(syntax)?;
+            let destination = canonical_number(destination).ok_or_else(syntax)?;
             let found = legal.iter().copied().find(|&mv| match mv {
                 LeronteninMove::Forward { piece, steps } => {
                     let p = army.pieces()[piece as usize];
@@ -417,12 +419,10 @@ impl GameText for Lerontenin {
         if let Some((label_text, split)) = text.split_once('/') {
             let label = parse_label(label_text).ok_or_else(syntax)?;
             let (a, b) = split.split_once('+').ok_or_else(syntax)?;
-            let parse = |s: &str| {
-                s.parse::<u8>()
-                    .ok()
-                    .filter(|_| s.bytes().all(|b| b.is_ascii_digit()))
-            };
-            let (a, b) = (parse(a).ok_or_else(syntax)?, parse(b).ok_or_else(syntax)?);
+            let (a, b) = (
+                canonical_number(a).ok_or_else(syntax)?,
+                canonical_number(b).ok_or_else(syntax)?,
+            );
             let found = legal.iter().copied().find(|&mv| match mv {
                 LeronteninMove::Divide { piece, smaller } => {
                     let p = army.pieces()[piece as usize];
