@@ -8,3 +8,4 @@ cargo test --release --test perft -- --ignored --nocapture
 ./target/release/ternion perft lielow 6
 ./target/release/ternion perft lielow9 5
 ./target/release/ternion perft egaraguti 16
+./target/release/ternion perft lerontenin 11

@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 
 /// ternion: a headless engine for Lielow, Egara-guti and Lerontenin.
 ///
-/// Variants: lielow (8x8), lielow9 (9x9), egaraguti.
+/// Variants: lielow (8x8), lielow9 (9x9), egaraguti, lerontenin.
 #[derive(Debug, Parser)]
 #[command(name = "ternion", version, about, long_about)]
 struct Cli {

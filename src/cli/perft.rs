@@ -9,7 +9,7 @@ use ternion::game::{GameText, GameVisitor, Variant};
 
 #[derive(Debug, Args)]
 pub struct PerftArgs {
-    /// The variant: lielow (8x8), lielow9 (9x9) or egaraguti.
+    /// The variant: lielow (8x8), lielow9 (9x9), egaraguti or lerontenin.
     variant: String,
     /// Depth in plies.
     depth: u32,
