@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use crate::game::BitSet;
+
 /// The original pieces in canonical order, with their letters and powers.
 pub const ORIGINAL_LETTERS: [char; 7] = ['S', 'D', 'T', 'Q', 'P', 'X', 'H'];
 /// The power of each original piece, by origin index.
@@ -91,8 +93,9 @@ impl fmt::Display for Label {
     }
 }
 
-/// One piece on the track.
+/// One piece on the track. Aligned to 8 bytes so that a piece moves as one machine word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(align(8))]
 pub struct Piece {
     pub label: Label,
     pub power: u8,
@@ -112,13 +115,21 @@ impl Piece {
 
 /// One side's pieces, in canonical order, and its SINGLE's move counter.
 ///
-/// Equality and `Debug` look at the live pieces only, not at the unused slots.
+/// Beside the pieces it keeps, always in step, which pieces are frozen, which have finished
+/// and how many stand on each square, so that the rules find them without a scan.
+/// Equality and `Debug` look at the pieces and the counter only.
 #[derive(Clone, Copy)]
 pub struct Army {
     pieces: [Piece; MAX_PIECES],
     len: u8,
     /// How often the owner has moved the SINGLE (send-backs do not count).
     pub single_moves: u32,
+    /// Bit `i`: piece `i` is frozen.
+    frozen: u32,
+    /// Bit `i`: piece `i` stands on the end square.
+    finished: u32,
+    /// How many pieces stand on each square.
+    on_square: [u8; END as usize + 1],
 }
 
 impl PartialEq for Army {
@@ -165,6 +176,9 @@ impl Army {
             pieces: [none; MAX_PIECES],
             len: 0,
             single_moves: 0,
+            frozen: 0,
+            finished: 0,
+            on_square: [0; END as usize + 1],
         }
     }
 
@@ -172,6 +186,8 @@ impl Army {
     pub fn push(&mut self, piece: Piece) {
         self.pieces[self.len as usize] = piece;
         self.len += 1;
+        self.on_square[piece.square as usize] += 1;
+        self.refresh_masks();
     }
 
     /// The pieces in canonical order.
@@ -180,28 +196,94 @@ impl Army {
         &self.pieces[..self.len as usize]
     }
 
-    /// The pieces in canonical order, to change in place.
+    /// The piece at `index`.
     #[inline]
-    pub fn pieces_mut(&mut self) -> &mut [Piece] {
-        &mut self.pieces[..self.len as usize]
+    pub fn piece(&self, index: usize) -> Piece {
+        self.pieces[index]
+    }
+
+    /// Replaces the piece at `index`.
+    #[inline]
+    pub fn set(&mut self, index: usize, piece: Piece) {
+        let old = self.pieces[index];
+        self.on_square[old.square as usize] -= 1;
+        self.on_square[piece.square as usize] += 1;
+        let bit = 1u32 << index;
+        self.frozen = (self.frozen & !bit) | ((piece.freeze > 0) as u32) << index;
+        self.finished = (self.finished & !bit) | ((piece.finished()) as u32) << index;
+        self.pieces[index] = piece;
     }
 
     /// Replaces the piece at `index` by its two parts, `a` at `index` and `b` right after.
     pub fn divide(&mut self, index: usize, a: Piece, b: Piece) {
         let len = self.len as usize;
+        self.on_square[self.pieces[index].square as usize] -= 1;
+        self.on_square[a.square as usize] += 1;
+        self.on_square[b.square as usize] += 1;
         self.pieces.copy_within(index + 1..len, index + 2);
         self.pieces[index] = a;
         self.pieces[index + 1] = b;
         self.len += 1;
+        self.refresh_masks();
     }
 
     /// Undoes [`divide`](Army::divide): the two parts at `index` and `index + 1` become
     /// `whole` again.
     pub fn merge(&mut self, index: usize, whole: Piece) {
         let len = self.len as usize;
+        self.on_square[self.pieces[index].square as usize] -= 1;
+        self.on_square[self.pieces[index + 1].square as usize] -= 1;
+        self.on_square[whole.square as usize] += 1;
         self.pieces[index] = whole;
         self.pieces.copy_within(index + 2..len, index + 1);
         self.len -= 1;
+        self.refresh_masks();
+    }
+
+    /// Recomputes the frozen and finished sets after pieces changed places.
+    fn refresh_masks(&mut self) {
+        let (mut frozen, mut finished) = (0, 0);
+        for (index, piece) in self.pieces().iter().enumerate() {
+            frozen |= ((piece.freeze > 0) as u32) << index;
+            finished |= (piece.finished() as u32) << index;
+        }
+        self.frozen = frozen;
+        self.finished = finished;
+    }
+
+    /// Rule 6 at the end of the owner's turn: every frozen piece outside `acted` thaws by
+    /// one turn. Returns the set that thawed.
+    #[inline]
+    pub fn thaw(&mut self, acted: u32) -> u32 {
+        let thawing = self.frozen & !acted;
+        for index in thawing.squares() {
+            let piece = &mut self.pieces[index];
+            piece.freeze -= 1;
+            self.frozen &= !(((piece.freeze == 0) as u32) << index);
+        }
+        thawing
+    }
+
+    /// Undoes [`thaw`](Army::thaw) for the set it returned.
+    #[inline]
+    pub fn unthaw(&mut self, thawed: u32) {
+        for index in thawed.squares() {
+            self.pieces[index].freeze += 1;
+        }
+        self.frozen |= thawed;
+    }
+
+    /// The pieces that may act this turn: neither frozen nor finished.
+    #[inline]
+    pub fn free(&self) -> u32 {
+        let live = (1u32 << self.len) - 1;
+        live & !self.frozen & !self.finished
+    }
+
+    /// How many pieces stand on `square`.
+    #[inline]
+    pub fn count_on(&self, square: u8) -> u8 {
+        self.on_square[square as usize]
     }
 
     /// The index of the piece with `label`.
@@ -212,7 +294,7 @@ impl Army {
     /// Whether every piece stands on the end square.
     #[inline]
     pub fn all_finished(&self) -> bool {
-        self.pieces().iter().all(Piece::finished)
+        self.finished.count_ones() == self.len as u32
     }
 
     /// The sum of the squares of all pieces.

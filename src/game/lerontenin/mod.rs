@@ -17,7 +17,7 @@ use std::sync::LazyLock;
 
 use self::army::{Army, END, HEP, LABEL_IDS, Label, Piece};
 use super::zobrist::fill_keys;
-use super::{Game, Outcome, Player, Variant};
+use super::{BitSet, Game, Outcome, Player, Variant};
 
 /// The descending-sequence counter that draws the game: H X P Q T D S in a row.
 const DESCENT_COMPLETE: u8 = 7;
@@ -72,66 +72,67 @@ pub struct Lerontenin {
     history: Vec<u64>,
 }
 
-/// Hash keys. A piece has too many possible identities (label, power, square) for one
-/// table, so that part of its key is a strong mix of its packed data with a fixed random
-/// salt. Its freeze, which changes for many pieces every turn, has a table per label so that
-/// a thaw costs one look-up. The SINGLE counters, descent counters and side to move have
-/// small tables.
+/// Zobrist keys. Every label (an original or a fragment's place in its division tree) has
+/// its own keys for each square, power and freeze, so that distinct pieces never share a key
+/// and every change of a piece costs a few look-ups. Only the labels in play are ever
+/// touched, so the large table costs little cache. The SINGLE counters (mod 7), descent
+/// counters and side to move have small tables.
 struct Keys {
-    piece_salt: [u64; 2],
-    /// `freeze[side * LABEL_IDS + label id][f]`, zero for `f = 0`.
-    freeze: Vec<[u64; 8]>,
+    /// Indexed by `side * LABEL_IDS + label id`.
+    piece: Vec<PieceKeys>,
     single_moves: [[u64; 7]; 2],
     descent: [[u64; 8]; 2],
     p2_to_move: u64,
 }
 
+/// The keys of one label of one side.
+struct PieceKeys {
+    square: [u64; END as usize + 1],
+    power: [u64; 8],
+    /// Zero for an unfrozen piece.
+    freeze: [u64; 8],
+}
+
 static KEYS: LazyLock<Keys> = LazyLock::new(|| {
-    let mut flat = vec![0u64; 2 + 2 * LABEL_IDS * 7 + 2 * 7 + 2 * 8 + 1];
+    const PER_LABEL: usize = END as usize + 1 + 8 + 7;
+    let mut flat = vec![0u64; 2 * LABEL_IDS * PER_LABEL + 2 * 7 + 2 * 8 + 1];
     fill_keys(0x4c65_726f_6e74, &mut flat);
     let mut drawn = flat.into_iter();
     let mut next = || drawn.next().expect("enough keys were drawn");
+    let piece = (0..2 * LABEL_IDS)
+        .map(|_| {
+            let mut keys = PieceKeys {
+                square: [0; END as usize + 1],
+                power: [0; 8],
+                freeze: [0; 8],
+            };
+            keys.square.fill_with(&mut next);
+            keys.power.fill_with(&mut next);
+            keys.freeze[1..].fill_with(&mut next);
+            keys
+        })
+        .collect();
     Keys {
-        piece_salt: [next(), next()],
-        freeze: (0..2 * LABEL_IDS)
-            .map(|_| {
-                let mut row = [0; 8];
-                row[1..].fill_with(&mut next);
-                row
-            })
-            .collect(),
+        piece,
         single_moves: [[(); 7].map(|_| next()), [(); 7].map(|_| next())],
         descent: [[(); 8].map(|_| next()), [(); 8].map(|_| next())],
         p2_to_move: next(),
     }
 });
 
-/// The freeze key of a piece of `side`.
+/// The keys of `label` on `side`.
 #[inline]
-fn freeze_key(keys: &Keys, side: usize, label: Label, freeze: u8) -> u64 {
-    keys.freeze[side * LABEL_IDS + label.id()][freeze as usize]
+fn keys_of(keys: &Keys, side: usize, label: Label) -> &PieceKeys {
+    &keys.piece[side * LABEL_IDS + label.id()]
 }
 
-/// The key of one piece of `side`: its whole identity and state.
+/// The key of one piece of `side`: its identity, power, square and freeze.
 #[inline]
 fn piece_key(side: usize, piece: &Piece) -> u64 {
-    let keys = &*KEYS;
-    let packed = piece.label.origin as u64
-        | (piece.label.depth as u64) << 8
-        | (piece.label.path as u64) << 16
-        | (piece.power as u64) << 24
-        | (piece.square as u64) << 32;
-    mix(packed ^ keys.piece_salt[side]) ^ freeze_key(keys, side, piece.label, piece.freeze)
-}
-
-/// A 64-bit finaliser (from MurmurHash3): every input bit affects every output bit.
-#[inline]
-const fn mix(mut x: u64) -> u64 {
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    x ^ (x >> 33)
+    let keys = keys_of(&KEYS, side, piece.label);
+    keys.square[piece.square as usize]
+        ^ keys.power[piece.power as usize]
+        ^ keys.freeze[piece.freeze as usize]
 }
 
 impl Core {
@@ -152,29 +153,36 @@ impl Core {
         hash
     }
 
-    /// Sets a piece of `side`, keeping the hash in step.
+    /// Moves a piece of `side` to another square and freeze (its label and power stay),
+    /// keeping the hash in step.
     #[inline]
     fn set_piece(&mut self, side: usize, index: usize, piece: Piece) {
-        let old = &mut self.armies[side].pieces_mut()[index];
-        self.hash ^= piece_key(side, old) ^ piece_key(side, &piece);
-        *old = piece;
+        let army = &mut self.armies[side];
+        let old = army.piece(index);
+        debug_assert!(old.label == piece.label && old.power == piece.power);
+        let keys = keys_of(&KEYS, side, piece.label);
+        self.hash ^= keys.square[old.square as usize]
+            ^ keys.square[piece.square as usize]
+            ^ keys.freeze[old.freeze as usize]
+            ^ keys.freeze[piece.freeze as usize];
+        army.set(index, piece);
     }
 
     /// Rule 7: every opponent piece on `square` goes back by its power (the SINGLE by
     /// `P(c)`), to no less than 0, and is frozen for at least that many turns. Records in
     /// `undo` who was sent back and how frozen they were.
+    #[inline]
     fn send_back(&mut self, opponent: usize, square: u8, undo: &mut LeronteninUndo) {
-        let single_power = self.armies[opponent].single_power();
+        if self.armies[opponent].count_on(square) == 0 {
+            return;
+        }
         for index in 0..self.armies[opponent].pieces().len() {
-            let piece = self.armies[opponent].pieces()[index];
+            let army = &self.armies[opponent];
+            let piece = army.piece(index);
             if piece.square == square {
                 undo.sent_back |= 1 << index;
                 undo.sent_back_freezes |= (piece.freeze as u128) << (3 * index);
-                let distance = if piece.label.is_single() {
-                    single_power
-                } else {
-                    piece.power
-                };
+                let distance = army.send_back_distance(&piece);
                 let thrown = Piece {
                     square: square.saturating_sub(distance),
                     freeze: piece.freeze.max(distance),
@@ -185,18 +193,17 @@ impl Core {
         }
     }
 
-    /// Rule 6, at the end of a turn: every piece of `side` but those that just acted
-    /// (`acted`, a range of indices) thaws by one turn. Returns the set of thawed indices.
-    fn thaw(&mut self, side: usize, acted: std::ops::Range<usize>) -> u32 {
+    /// Rule 6, at the end of a turn: every piece of `side` but those that just acted (the
+    /// set `acted`) thaws by one turn. Returns the set of thawed pieces.
+    #[inline]
+    fn thaw(&mut self, side: usize, acted: u32) -> u32 {
         let keys = &*KEYS;
-        let mut thawed = 0;
-        for (index, piece) in self.armies[side].pieces_mut().iter_mut().enumerate() {
-            if piece.freeze > 0 && !acted.contains(&index) {
-                thawed |= 1 << index;
-                let row = &keys.freeze[side * LABEL_IDS + piece.label.id()];
-                self.hash ^= row[piece.freeze as usize] ^ row[piece.freeze as usize - 1];
-                piece.freeze -= 1;
-            }
+        let army = &mut self.armies[side];
+        let thawed = army.thaw(acted);
+        for index in thawed.squares() {
+            let piece = army.piece(index);
+            let row = &keys_of(keys, side, piece.label).freeze;
+            self.hash ^= row[piece.freeze as usize] ^ row[piece.freeze as usize + 1];
         }
         thawed
     }
@@ -223,10 +230,8 @@ impl Core {
     #[inline]
     fn for_each_action<F: FnMut(LeronteninMove)>(&self, mut sink: F) {
         let army = &self.armies[self.side.index()];
-        for (index, piece) in army.pieces().iter().enumerate() {
-            if piece.finished() || piece.freeze > 0 {
-                continue;
-            }
+        for index in army.free().squares() {
+            let piece = army.piece(index);
             let index = index as u8;
             if piece.label.is_single() {
                 // 1, or P(c) when that is another step; a SINGLE is never stuck.
@@ -353,18 +358,18 @@ impl Game for Lerontenin {
             return 0;
         }
         let army = &self.core.armies[self.core.side.index()];
-        // The same cases as `for_each_action`, counted without branches on the pieces.
+        // The same cases as `for_each_action`, counted.
         let mut count = 0u32;
-        for piece in army.pieces() {
-            let free = (!piece.finished() && piece.freeze == 0) as u32;
-            let forward = (piece.square + piece.power <= END) as u32;
-            let actions = if piece.label.is_single() {
+        for index in army.free().squares() {
+            let piece = army.piece(index);
+            count += if piece.label.is_single() {
                 let power = army.single_power();
                 1 + (power != 1 && piece.square + power <= END) as u32
+            } else if piece.square + piece.power <= END {
+                1
             } else {
-                forward + (1 - forward) * (piece.power / 2) as u32
+                (piece.power / 2) as u32
             };
-            count += free * actions;
         }
         count.max(1) as u64 // a pass when nothing else is legal
     }
@@ -374,7 +379,7 @@ impl Game for Lerontenin {
         let us = core.side.index();
         let them = core.side.opponent().index();
         let mut undo = LeronteninUndo {
-            acted: core.armies[us].pieces()[0],
+            acted: core.armies[us].piece(0),
             thawed: 0,
             sent_back: 0,
             sent_back_freezes: 0,
@@ -386,7 +391,7 @@ impl Game for Lerontenin {
         let acted = match mv {
             LeronteninMove::Forward { piece, steps } => {
                 let index = piece as usize;
-                let moving = core.armies[us].pieces()[index];
+                let moving = core.armies[us].piece(index);
                 undo.acted = moving;
                 let destination = moving.square + steps;
                 core.set_piece(
@@ -415,11 +420,11 @@ impl Game for Lerontenin {
                         descent = counter + 1;
                     }
                 }
-                index..index + 1
+                1u32 << index
             }
             LeronteninMove::Divide { piece, smaller } => {
                 let index = piece as usize;
-                let whole = core.armies[us].pieces()[index];
+                let whole = core.armies[us].piece(index);
                 undo.acted = whole;
                 let part = |second: bool, power: u8| Piece {
                     label: whole.label.child(second),
@@ -430,9 +435,9 @@ impl Game for Lerontenin {
                 let (a, b) = (part(false, smaller), part(true, whole.power - smaller));
                 core.hash ^= piece_key(us, &whole) ^ piece_key(us, &a) ^ piece_key(us, &b);
                 core.armies[us].divide(index, a, b);
-                index..index + 2
+                0b11u32 << index
             }
-            LeronteninMove::Pass => 0..0,
+            LeronteninMove::Pass => 0,
         };
         undo.thawed = core.thaw(us, acted);
         core.set_descent(us, descent);
@@ -461,21 +466,26 @@ impl Game for Lerontenin {
         core.ply = core.ply.wrapping_sub(1);
         let us = core.side.index();
         let them = core.side.opponent().index();
-        let own = core.armies[us].pieces_mut();
-        for index in (0..own.len()).filter(|i| undo.thawed >> i & 1 != 0) {
-            own[index].freeze += 1;
-        }
+        core.armies[us].unthaw(undo.thawed);
         match mv {
             LeronteninMove::Forward { piece, steps } => {
                 let destination = undo.acted.square + steps;
-                own[piece as usize] = undo.acted;
+                core.armies[us].set(piece as usize, undo.acted);
                 if undo.acted.label.is_single() {
                     core.armies[us].single_moves -= 1;
                 }
-                let opponents = core.armies[them].pieces_mut();
-                for index in (0..opponents.len()).filter(|i| undo.sent_back >> i & 1 != 0) {
-                    opponents[index].square = destination;
-                    opponents[index].freeze = (undo.sent_back_freezes >> (3 * index)) as u8 & 7;
+                let opponents = &mut core.armies[them];
+                for index in undo.sent_back.squares() {
+                    let freeze = (undo.sent_back_freezes >> (3 * index)) as u8 & 7;
+                    let piece = opponents.piece(index);
+                    opponents.set(
+                        index,
+                        Piece {
+                            square: destination,
+                            freeze,
+                            ..piece
+                        },
+                    );
                 }
             }
             LeronteninMove::Divide { piece, .. } => {
@@ -500,18 +510,5 @@ impl Game for Lerontenin {
 
     fn hash_from_scratch(&self) -> u64 {
         self.core.compute_hash()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_mix_spreads_single_bit_changes() {
-        for bit in 0..48 {
-            let changed = (mix(0) ^ mix(1 << bit)).count_ones();
-            assert!((16..=48).contains(&changed), "bit {bit}: {changed}");
-        }
     }
 }
