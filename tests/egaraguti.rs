@@ -3,9 +3,11 @@
 
 mod common;
 
-use common::{legal_move_strings, play, position, sorted};
+use common::{
+    assert_moves_refused, assert_positions_refused, legal_move_strings, play, position, sorted,
+};
 use ternion::game::egaraguti::EgaraGuti;
-use ternion::game::{Game, GameText, MoveError, Outcome, Player, PositionError};
+use ternion::game::{Game, GameText, MoveError, Outcome, Player};
 
 const START: &str = "bbbbb/bbb/bbb/1/www/www/wwwww w 0 1";
 
@@ -239,18 +241,7 @@ fn hostile_position_strings_are_rejected_with_a_reason() {
         ),
         ("ｂbbbb/bbb/bbb/1/www/www/wwwww w", "unexpected character"),
     ];
-    for (text, reason) in cases {
-        let error = EgaraGuti::parse_position(text).expect_err(text);
-        let message = error.to_string();
-        assert!(
-            message.contains(reason),
-            "{text:?}: {message:?} lacks {reason:?}"
-        );
-        assert!(!message.contains('\n') && message.len() < 200, "{text:?}");
-        if text.is_empty() {
-            assert_eq!(error, PositionError::Empty);
-        }
-    }
+    assert_positions_refused::<EgaraGuti>(&cases);
 }
 
 #[test]
@@ -279,16 +270,7 @@ fn hostile_moves_are_rejected_with_a_reason() {
         ("0000", "not an Egara-guti move"),
         (&long, "not an Egara-guti move"),
     ];
-    for (text, reason) in cases {
-        let error = game.parse_move(text).expect_err(text);
-        let message = error.to_string();
-        assert!(
-            message.contains(reason),
-            "{text:?}: {message:?} lacks {reason:?}"
-        );
-        assert!(!message.contains('\n') && message.len() < 200, "{text:?}");
-    }
-    assert_eq!(game.parse_move(""), Err(MoveError::Empty));
+    assert_moves_refused(&game, &cases);
     // A step followed by more is no move; a step onto a man neither.
     let start = EgaraGuti::start();
     assert!(

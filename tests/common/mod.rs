@@ -33,3 +33,43 @@ pub fn play<G: GameText>(game: &mut G, moves: &str) {
     game.play_moves(moves.split_whitespace())
         .unwrap_or_else(|(ply, e)| panic!("move {ply} of {moves:?} rejected: {e}"));
 }
+
+/// The longest error message a bad input may get: one line for a terminal or a log.
+const MAX_ERROR_LEN: usize = 240;
+
+/// Checks that every `(text, reason)` position string is refused with a one-line error that
+/// mentions `reason`, and that an empty one is refused as `Empty`.
+pub fn assert_positions_refused<G: GameText>(cases: &[(&str, &str)]) {
+    for &(text, reason) in cases {
+        let Err(error) = G::parse_position(text) else {
+            panic!("{text:?} was accepted");
+        };
+        assert_one_line(text, &error.to_string(), reason);
+        if text.trim().is_empty() {
+            assert_eq!(error, ternion::game::PositionError::Empty);
+        }
+    }
+}
+
+/// Checks that every `(text, reason)` move is refused in `game` with a one-line error that
+/// mentions `reason`, and that an empty move is refused as `Empty`.
+pub fn assert_moves_refused<G: GameText>(game: &G, cases: &[(&str, &str)]) {
+    for &(text, reason) in cases {
+        let Err(error) = game.parse_move(text) else {
+            panic!("{text:?} was accepted");
+        };
+        assert_one_line(text, &error.to_string(), reason);
+    }
+    assert_eq!(game.parse_move(""), Err(ternion::game::MoveError::Empty));
+}
+
+fn assert_one_line(text: &str, message: &str, reason: &str) {
+    assert!(
+        message.contains(reason),
+        "{text:?}: {message:?} lacks {reason:?}"
+    );
+    assert!(
+        !message.contains('\n') && message.len() < MAX_ERROR_LEN,
+        "{text:?}: the error must be one short line: {message:?}"
+    );
+}
