@@ -94,9 +94,6 @@ pub trait Game: Clone + Eq + Debug + Send + 'static {
     /// What `make_move` returns so that `unmake_move` can restore the state exactly.
     type Undo: Copy + Debug;
 
-    /// The variant this type plays.
-    const VARIANT: Variant;
-
     /// The start position.
     fn start() -> Self;
 
@@ -132,6 +129,9 @@ pub trait Game: Clone + Eq + Debug + Send + 'static {
 
 /// Text forms of a game: the position string and the move notation.
 pub trait GameText: Game {
+    /// The variant this type plays.
+    const VARIANT: Variant;
+
     /// Reads a position string, rejecting anything malformed or impossible with a reason.
     fn parse_position(text: &str) -> Result<Self, PositionError>;
 

@@ -16,7 +16,7 @@ use std::sync::LazyLock;
 
 use self::board::{ALL_POINTS, JUMPABLE, LEAP_TO, NEIGHBOURS, POINTS};
 use super::zobrist::fill_keys;
-use super::{BitSet, Game, Outcome, Player, Variant};
+use super::{BitSet, Game, Outcome, Player};
 
 /// Plies without a capture after which the game ends and the men are counted.
 pub const QUIET_PLY_LIMIT: u32 = 40;
@@ -284,8 +284,6 @@ fn extend_chain<F: FnMut(EgaraMove)>(
 impl Game for EgaraGuti {
     type Move = EgaraMove;
     type Undo = EgaraUndo;
-
-    const VARIANT: Variant = Variant::Egaraguti;
 
     fn start() -> Self {
         // White on the bottom triangle (points 0..11), Black on the top one (12..23).

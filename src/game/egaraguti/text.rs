@@ -10,7 +10,7 @@ use std::fmt::Write;
 use super::board::{LEAP_OVER, NAMES, NEIGHBOURS, NO_POINT, RANKS_TOP_DOWN, point_by_name};
 use super::{EgaraGuti, EgaraMove, MEN_PER_SIDE, bit};
 use crate::game::error::quote;
-use crate::game::{Game, GameText, MoveError, Player, PositionError};
+use crate::game::{Game, GameText, MoveError, Player, PositionError, Variant};
 
 /// White (p1) and Black (p2), as letters and as words.
 const LETTERS: [char; 2] = ['w', 'b'];
@@ -158,6 +158,8 @@ impl EgaraGuti {
 }
 
 impl GameText for EgaraGuti {
+    const VARIANT: Variant = Variant::Egaraguti;
+
     fn parse_position(text: &str) -> Result<Self, PositionError> {
         let mut fields = text.split_ascii_whitespace();
         let board = fields.next().ok_or(PositionError::Empty)?;

@@ -17,7 +17,7 @@ use std::sync::LazyLock;
 
 use self::army::{Army, END, HEP, LABEL_IDS, Label, Piece};
 use super::zobrist::fill_keys;
-use super::{BitSet, Game, Outcome, Player, Variant};
+use super::{BitSet, Game, Outcome, Player};
 
 /// The descending-sequence counter that draws the game: H X P Q T D S in a row.
 const DESCENT_COMPLETE: u8 = 7;
@@ -321,8 +321,6 @@ impl Lerontenin {
 impl Game for Lerontenin {
     type Move = LeronteninMove;
     type Undo = LeronteninUndo;
-
-    const VARIANT: Variant = Variant::Lerontenin;
 
     fn start() -> Self {
         let mut core = Core {

@@ -10,7 +10,7 @@ use std::fmt::Write;
 use super::army::{Army, END, Label, MAX_PIECES, ORIGINAL_LETTERS, ORIGINAL_POWERS, Piece};
 use super::{Core, DESCENT_COMPLETE, Lerontenin, LeronteninMove};
 use crate::game::error::quote;
-use crate::game::{Game, GameText, MoveError, Player, PositionError};
+use crate::game::{Game, GameText, MoveError, Player, PositionError, Variant};
 
 const SIDE_LETTERS: [&str; 2] = ["L", "D"];
 const SIDE_NAMES: [&str; 2] = ["Light", "Dark"];
@@ -284,6 +284,8 @@ impl Lerontenin {
 }
 
 impl GameText for Lerontenin {
+    const VARIANT: Variant = Variant::Lerontenin;
+
     fn parse_position(text: &str) -> Result<Self, PositionError> {
         let fields: Vec<&str> = text.split_ascii_whitespace().collect();
         match fields.len() {

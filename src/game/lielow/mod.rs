@@ -16,7 +16,7 @@ use std::sync::LazyLock;
 
 use self::geometry::{Board8, Board9, Geometry, MAX_SIDE, MAX_SQUARES};
 use super::zobrist::fill_keys;
-use super::{BitSet, Game, Outcome, Player, Variant};
+use super::{BitSet, Game, Outcome, Player};
 
 /// Lielow on the 8x8 board.
 pub type Lielow8 = Lielow<Board8>;
@@ -232,8 +232,6 @@ impl<G: Geometry> Lielow<G> {
 impl<G: Geometry> Game for Lielow<G> {
     type Move = LielowMove;
     type Undo = LielowUndo;
-
-    const VARIANT: Variant = G::VARIANT;
 
     fn start() -> Self {
         let mut position = Self::empty(Player::P1);

@@ -10,7 +10,7 @@ use std::fmt::Write;
 use super::geometry::Geometry;
 use super::{Lielow, LielowMove};
 use crate::game::error::quote;
-use crate::game::{BitSet, Game, GameText, MoveError, Player, PositionError};
+use crate::game::{BitSet, Game, GameText, MoveError, Player, PositionError, Variant};
 
 /// Blue (p1) and Red (p2), as the letters of the position string and as words.
 const LETTERS: [char; 2] = ['b', 'r'];
@@ -127,6 +127,8 @@ impl<G: Geometry> Lielow<G> {
 }
 
 impl<G: Geometry> GameText for Lielow<G> {
+    const VARIANT: Variant = G::VARIANT;
+
     fn parse_position(text: &str) -> Result<Self, PositionError> {
         let n = G::N;
         // Fields are checked left to right, so the first mistake is the one reported.
