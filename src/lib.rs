@@ -4,7 +4,12 @@
 //!
 //! - [`game`]: the [`Game`](game::Game) and [`GameText`](game::GameText) traits, players and
 //!   outcomes, the [`Variant`](game::Variant) dispatch, Zobrist keys, generic perft, and the
-//!   games themselves (`game::lielow`, ...).
+//!   games themselves (`game::lielow`, `game::egaraguti`, `game::lerontenin`);
+//! - [`search`]: alpha-beta search over any game, with its transposition table, move
+//!   ordering and time management.
+//! - [`bench`]: the fixed search workload whose node count signs the search's behaviour.
 #![forbid(unsafe_code)]
 
+pub mod bench;
 pub mod game;
+pub mod search;

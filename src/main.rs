@@ -24,6 +24,16 @@ enum Command {
     /// then always "Nodes searched: <N>" and "time <ms> nps <n>". A bad variant, position or
     /// move is reported on one line on stderr with exit status 2.
     Perft(cli::perft::PerftArgs),
+    /// Search one position and print the info lines and the best move.
+    ///
+    /// Prints one "info depth .. score .. pv .." line per completed iteration, then
+    /// "bestmove <move>" ("(none)" when the game is over). Give at least one limit.
+    Analyze(cli::analyze::AnalyzeArgs),
+    /// Search fixed positions of every variant to a fixed depth, one thread, cleared table.
+    ///
+    /// Prints one line per position and, last, "<N> nodes <M> nps". N is the same on every
+    /// run and machine: it changes only when the search's behaviour changes.
+    Bench(cli::bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +50,8 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Perft(args) => cli::perft::run(&args),
+        Command::Analyze(args) => cli::analyze::run(&args),
+        Command::Bench(args) => cli::bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -125,6 +125,17 @@ pub trait Game: Clone + Eq + Debug + Send + 'static {
 
     /// The same hash computed from nothing but the state; used to check the incremental one.
     fn hash_from_scratch(&self) -> u64;
+
+    /// A static estimate of the position for the side to move, in centipawn-like units
+    /// (100 is about one piece). Only meaningful while the game is in play.
+    fn evaluate(&self) -> i32;
+
+    /// Whether `mv` (legal here) changes the material: a capture. The search tries these
+    /// first and keeps searching them past its depth limit (quiescence).
+    fn is_tactical(&self, mv: Self::Move) -> bool {
+        let _ = mv;
+        false
+    }
 }
 
 /// Text forms of a game: the position string and the move notation.

@@ -10,6 +10,7 @@
 //! [`Game::outcome`] is a pure function of the state and make/unmake keep it exact.
 
 pub mod board;
+mod eval;
 mod text;
 
 use std::sync::LazyLock;
@@ -393,6 +394,14 @@ impl Game for EgaraGuti {
     #[inline]
     fn hash(&self) -> u64 {
         self.hash
+    }
+
+    fn evaluate(&self) -> i32 {
+        self.static_eval()
+    }
+
+    fn is_tactical(&self, mv: EgaraMove) -> bool {
+        EgaraGuti::captures(mv)
     }
 
     fn hash_from_scratch(&self) -> u64 {

@@ -11,6 +11,7 @@
 //! opponent pieces were sent back and their freezes before.
 
 pub mod army;
+mod eval;
 mod text;
 
 use std::sync::LazyLock;
@@ -508,5 +509,13 @@ impl Game for Lerontenin {
 
     fn hash_from_scratch(&self) -> u64 {
         self.core.compute_hash()
+    }
+
+    fn evaluate(&self) -> i32 {
+        self.static_eval()
+    }
+
+    fn is_tactical(&self, mv: LeronteninMove) -> bool {
+        self.captures(mv)
     }
 }

@@ -8,6 +8,7 @@
 //! per-player occupancy bit sets (own squares, for move masks), per-height bit sets of both
 //! players (the tallest stacks, for the crown), and a height per square (what stands where).
 
+mod eval;
 pub mod geometry;
 mod text;
 
@@ -219,6 +220,20 @@ impl<G: Geometry> Lielow<G> {
         }
     }
 
+    /// The number of moves `player` would have if it were his turn.
+    #[inline]
+    fn mobility(&self, player: Player) -> u32 {
+        let tables = G::tables();
+        let own = self.stacks[player.index()];
+        let mut count = 0;
+        for from in own.squares() {
+            let height = self.height[from] as usize;
+            count += (tables.reach[height][from] & !own).count();
+            count += tables.can_leave[height].has(from) as u32;
+        }
+        count
+    }
+
     /// A player without stacks has lost; only a position given as a string can get there
     /// without losing a king, and the engine treats both ways alike.
     fn result_from_material(&self) -> Option<Outcome> {
@@ -282,15 +297,7 @@ impl<G: Geometry> Game for Lielow<G> {
         if self.result.is_some() {
             return 0;
         }
-        let tables = G::tables();
-        let own = self.stacks[self.side.index()];
-        let mut count = 0;
-        for from in own.squares() {
-            let height = self.height[from] as usize;
-            count += (tables.reach[height][from] & !own).count();
-            count += tables.can_leave[height].has(from) as u32;
-        }
-        count as u64
+        self.mobility(self.side) as u64
     }
 
     fn make_move(&mut self, mv: LielowMove) -> LielowUndo {
@@ -370,6 +377,14 @@ impl<G: Geometry> Game for Lielow<G> {
     #[inline]
     fn hash(&self) -> u64 {
         self.hash
+    }
+
+    fn evaluate(&self) -> i32 {
+        self.static_eval()
+    }
+
+    fn is_tactical(&self, mv: LielowMove) -> bool {
+        self.captures(mv)
     }
 
     fn hash_from_scratch(&self) -> u64 {

@@ -1,0 +1,98 @@
+//! The bench: fixed positions of every variant searched to a fixed depth, one thread, from a
+//! cleared table. Its total node count is a signature of the search's behaviour: the same on
+//! every run and every machine, changing only when the search changes.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use crate::game::{GameText, GameVisitor, Variant};
+use crate::search::report::line_string;
+use crate::search::{Limits, Searcher};
+
+/// A bench position: variant, position string (`None` for the start) and depth.
+const POSITIONS: &[(Variant, Option<&str>, u32)] = &[
+    (Variant::Lielow, None, 6),
+    (
+        Variant::Lielow,
+        Some("1r3*6/3r1r1r12/r2r24r2r2/8/8/3b23b2/b22b11b11b1/6b3*1 b"),
+        6,
+    ),
+    (Variant::Lielow, Some("7r2*/3r14/8/8/3b3*4/8/8/b2b26 b"), 7),
+    (Variant::Lielow9, None, 5),
+    (Variant::Egaraguti, None, 14),
+    (
+        Variant::Egaraguti,
+        Some("bwbbb/2b/bbb/1/ww1/2w/wwwww b 0 5"),
+        10,
+    ),
+    (Variant::Lerontenin, None, 9),
+    (
+        Variant::Lerontenin,
+        Some(
+            "L S@67+1#38,D@22,T@39,Q@96,Paa=1@97,Pab=1@96,Pb=3@98,X@36+3,H@70+1 \
+             S@18#36,D@44+2,T@90,Q@32,P@90,X@24+4,H@91+4 0/0 384",
+        ),
+        9,
+    ),
+];
+
+/// The table size of the bench, in MiB.
+const HASH_MIB: usize = 16;
+
+/// The bench totals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchTotals {
+    pub nodes: u64,
+    pub nps: u64,
+}
+
+/// Runs the bench, passing one line per position to `out`; `depth` replaces every
+/// position's own depth.
+pub fn run(depth: Option<u32>, out: &mut dyn FnMut(String)) -> BenchTotals {
+    let started = Instant::now();
+    let mut nodes = 0;
+    for (index, &(variant, position, own_depth)) in POSITIONS.iter().enumerate() {
+        let depth = depth.unwrap_or(own_depth);
+        let (searched, line) = variant.dispatch(BenchPosition { position, depth });
+        nodes += searched;
+        out(format!("{} {variant} depth {depth} {line}", index + 1));
+    }
+    let seconds = started.elapsed().as_secs_f64().max(1e-6);
+    BenchTotals {
+        nodes,
+        nps: (nodes as f64 / seconds) as u64,
+    }
+}
+
+struct BenchPosition {
+    position: Option<&'static str>,
+    depth: u32,
+}
+
+impl GameVisitor for BenchPosition {
+    /// Nodes searched and the rest of the report line.
+    type Output = (u64, String);
+
+    fn visit<G: GameText>(self) -> Self::Output {
+        let game = match self.position {
+            Some(text) => G::parse_position(text).expect("bench positions are valid"),
+            None => G::start(),
+        };
+        let mut searcher = Searcher::<G>::new(HASH_MIB);
+        let limits = Limits {
+            depth: Some(self.depth),
+            ..Limits::default()
+        };
+        let result = searcher.search(&game, &limits, &AtomicBool::new(false), &mut |_| {});
+        let best = result
+            .best
+            .map_or("(none)".to_owned(), |mv| game.move_string(mv));
+        let line = format!(
+            "nodes {} score {} bestmove {best} pv {}",
+            result.nodes,
+            result.score,
+            line_string(&game, &result.pv)
+        );
+        (result.nodes, line)
+    }
+}
