@@ -185,7 +185,7 @@ impl<G: Game> Searcher<G> {
     /// every `POLL_INTERVAL` nodes.
     #[inline]
     fn must_stop(&mut self, stop: &AtomicBool) -> bool {
-        if !self.stopped && self.nodes % POLL_INTERVAL == 0 {
+        if !self.stopped && self.nodes.is_multiple_of(POLL_INTERVAL) {
             self.stopped = stop.load(AtomicOrdering::Relaxed)
                 || self.hard_deadline.is_some_and(|d| Instant::now() >= d);
         }
