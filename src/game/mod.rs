@@ -130,6 +130,13 @@ pub trait Game: Clone + Eq + Debug + Send + 'static {
     /// (100 is about one piece). Only meaningful while the game is in play.
     fn evaluate(&self) -> i32;
 
+    /// Whether this position (as the repetition rule compares positions) occurred before in
+    /// the game. The search scores such a position as a draw: if repeating it once were good
+    /// for either side it would be good again, so play would go round to the third time.
+    fn repeats_earlier_position(&self) -> bool {
+        false
+    }
+
     /// Whether `mv` (legal here) changes the material: a capture. The search tries these
     /// first and keeps searching them past its depth limit (quiescence).
     fn is_tactical(&self, mv: Self::Move) -> bool {

@@ -122,19 +122,27 @@ impl<G: Game> Searcher<G> {
         let mut game = root.clone();
         let mut root_moves = Vec::new();
         game.generate_moves(&mut root_moves);
-        let static_score = Score::from_raw(game.evaluate());
         let mut result = SearchResult {
             best: root_moves.first().copied(),
-            score: static_score,
+            score: Score::Centipawns(0),
             depth: 0,
             nodes: 0,
             pv: root_moves.first().copied().into_iter().collect(),
         };
         if root_moves.len() <= 1 {
-            // Game over, or one legal move: nothing to think about.
-            if let Some(outcome) = game.outcome() {
-                result.score = Score::from_raw(outcome_score(&game, outcome, 0));
-            }
+            // Game over, or one legal move: nothing to choose, only the score to tell.
+            result.score = Score::from_raw(match root_moves.first() {
+                None => outcome_score(&game, game.outcome().expect("no move: game over"), 0),
+                Some(&only) => {
+                    let undo = game.make_move(only);
+                    let score = match game.outcome() {
+                        Some(outcome) => -outcome_score(&game, outcome, 1),
+                        None => -game.evaluate(),
+                    };
+                    game.unmake_move(only, undo);
+                    score
+                }
+            });
             on_info(&self.info(1, &result, started));
             return result;
         }
@@ -208,6 +216,9 @@ impl<G: Game> Searcher<G> {
         if let Some(outcome) = game.outcome() {
             return outcome_score(game, outcome, ply);
         }
+        if ply > 0 && game.repeats_earlier_position() {
+            return 0;
+        }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(game, alpha, beta, ply, stop);
         }
@@ -244,7 +255,15 @@ impl<G: Game> Searcher<G> {
         self.ordering
             .score(game, &moves, table_move, ply, &mut scores);
 
-        // Step 5. Principal-variation search over the moves, best-looking first.
+        // Step 5. A forced move (the only legal one, a pass say) costs no depth: the line
+        // is followed as far as if there had been a choice.
+        let depth = if moves.len() == 1 && ply < MAX_PLY / 2 {
+            depth + 1
+        } else {
+            depth
+        };
+
+        // Step 6. Principal-variation search over the moves, best-looking first.
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
@@ -276,7 +295,7 @@ impl<G: Game> Searcher<G> {
                 }
             }
             if alpha >= beta {
-                // Step 6. A cutoff: remember the quiet move that caused it.
+                // Step 7. A cutoff: remember the quiet move that caused it.
                 if !game.is_tactical(mv) {
                     self.ordering.reward(mv, ply, depth);
                 }
@@ -286,7 +305,7 @@ impl<G: Game> Searcher<G> {
         self.moves[ply] = moves;
         self.scores[ply] = scores;
 
-        // Step 7. Store what was learned (not from an aborted search).
+        // Step 8. Store what was learned (not from an aborted search).
         if !self.stopped {
             let bound = if best_score >= beta {
                 Bound::Lower

@@ -308,13 +308,18 @@ impl Lerontenin {
 
     /// Whether the current state occurs for the third time in the history.
     fn third_occurrence(&self) -> bool {
+        self.occurs_at_least(REPETITION_LIMIT)
+    }
+
+    /// Whether the current state occurs at least `times` times in the history.
+    fn occurs_at_least(&self, times: usize) -> bool {
         // Only states with the same side to move can match: every second one.
         self.history
             .iter()
             .rev()
             .step_by(2)
             .filter(|&&h| h == self.core.hash)
-            .nth(REPETITION_LIMIT - 1)
+            .nth(times - 1)
             .is_some()
     }
 }
@@ -517,5 +522,9 @@ impl Game for Lerontenin {
 
     fn is_tactical(&self, mv: LeronteninMove) -> bool {
         self.captures(mv)
+    }
+
+    fn repeats_earlier_position(&self) -> bool {
+        self.occurs_at_least(2)
     }
 }
