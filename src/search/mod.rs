@@ -69,6 +69,8 @@ pub struct Searcher<G: Game> {
     nodes: u64,
     seldepth: usize,
     node_limit: u64,
+    /// The node count at which to look at the stop flag and the clock next.
+    next_poll: u64,
     hard_deadline: Option<Instant>,
     stopped: bool,
 }
@@ -85,6 +87,7 @@ impl<G: Game> Searcher<G> {
             nodes: 0,
             seldepth: 0,
             node_limit: u64::MAX,
+            next_poll: 0,
             hard_deadline: None,
             stopped: false,
         }
@@ -115,6 +118,7 @@ impl<G: Game> Searcher<G> {
         self.hard_deadline = deadlines.hard.map(|d| started + d);
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.nodes = 0;
+        self.next_poll = 0;
         self.stopped = false;
         self.table.new_search();
         self.ordering.new_search();
@@ -189,15 +193,22 @@ impl<G: Game> Searcher<G> {
         }
     }
 
-    /// Whether to stop now: the stop flag, the node limit or the hard deadline, looked at
-    /// every `POLL_INTERVAL` nodes.
+    /// Counts a node; every `POLL_INTERVAL` nodes, looks at the stop flag and the clock.
     #[inline]
-    fn must_stop(&mut self, stop: &AtomicBool) -> bool {
-        if !self.stopped && self.nodes.is_multiple_of(POLL_INTERVAL) {
-            self.stopped = stop.load(AtomicOrdering::Relaxed)
+    fn visit_node(&mut self, stop: &AtomicBool) {
+        self.nodes += 1;
+        if self.nodes >= self.next_poll {
+            self.next_poll = self.nodes + POLL_INTERVAL;
+            self.stopped |= stop.load(AtomicOrdering::Relaxed)
                 || self.hard_deadline.is_some_and(|d| Instant::now() >= d);
         }
-        self.stopped || self.nodes >= self.node_limit
+    }
+
+    /// Whether the search must end now: stopped, or out of nodes.
+    #[inline]
+    fn must_stop(&mut self) -> bool {
+        self.stopped |= self.nodes >= self.node_limit;
+        self.stopped
     }
 
     fn negamax(
@@ -210,7 +221,7 @@ impl<G: Game> Searcher<G> {
         stop: &AtomicBool,
     ) -> i32 {
         self.pv[ply].clear();
-        self.nodes += 1;
+        self.visit_node(stop);
         self.seldepth = self.seldepth.max(ply);
         // Step 1. The end of the game, by any rule.
         if let Some(outcome) = game.outcome() {
@@ -224,8 +235,7 @@ impl<G: Game> Searcher<G> {
         }
         // Step 2. Abort: the score of an aborted search is never used (but the root's
         // first iteration, which always completes at least its first move).
-        if ply > 0 && self.must_stop(stop) {
-            self.stopped = true;
+        if ply > 0 && self.must_stop() {
             return 0;
         }
         // Step 3. Transposition table: a deep enough result may end the node.
@@ -344,8 +354,7 @@ impl<G: Game> Searcher<G> {
         if stand_pat >= beta || ply >= MAX_PLY - 1 {
             return stand_pat;
         }
-        if self.must_stop(stop) {
-            self.stopped = true;
+        if self.must_stop() {
             return stand_pat;
         }
         alpha = alpha.max(stand_pat);
@@ -355,7 +364,7 @@ impl<G: Game> Searcher<G> {
         moves.retain(|&mv| game.is_tactical(mv));
         let mut best = stand_pat;
         for &mv in &moves {
-            self.nodes += 1;
+            self.visit_node(stop);
             let undo = game.make_move(mv);
             let score = -self.quiescence(game, -beta, -alpha, ply + 1, stop);
             game.unmake_move(mv, undo);
