@@ -120,3 +120,78 @@ fn help_documents_every_subcommand_and_option() {
         assert!(text.contains(word), "perft --help lacks {word}");
     }
 }
+
+#[test]
+fn a_flag_after_the_moves_is_still_a_flag() {
+    let output = ternion(&["perft", "lielow", "1", "--moves", "d2d3", "--divide"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let divided = text
+        .lines()
+        .filter(|l| l.contains(": ") && !l.starts_with("Nodes"));
+    assert_eq!(divided.count(), 46);
+    assert!(text.contains("Nodes searched: 46"));
+}
+
+#[test]
+fn analyze_prints_info_lines_then_the_best_move() {
+    let output = ternion(&[
+        "analyze",
+        "lielow",
+        "--fen",
+        "8/8/8/3r2*4/8/3b2*4/8/8 b",
+        "--depth",
+        "3",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.last(), Some(&"bestmove d3d5"));
+    assert!(
+        lines[..lines.len() - 1]
+            .iter()
+            .all(|l| l.starts_with("info depth "))
+    );
+    assert!(text.contains("score mate 1 "), "{text}");
+    // A finished game has no best move.
+    let output = ternion(&[
+        "analyze",
+        "lielow",
+        "--fen",
+        "8/8/8/8/8/8/8/b1*7 r",
+        "--depth",
+        "2",
+    ]);
+    assert!(stdout(&output).ends_with("bestmove (none)\n"));
+}
+
+#[test]
+fn analyze_needs_a_limit() {
+    let output = ternion(&["analyze", "egaraguti"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stderr(&output).lines().count(), 1);
+}
+
+#[test]
+fn bench_ends_with_its_signature() {
+    let output = ternion(&["bench", "2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 9, "{text}");
+    let last: Vec<&str> = lines[8].split(' ').collect();
+    assert_eq!(
+        (last.len(), last[1], last[3]),
+        (4, "nodes", "nps"),
+        "{text}"
+    );
+    assert!(last[0].parse::<u64>().is_ok_and(|n| n > 0));
+    // The same signature again.
+    assert_eq!(
+        stdout(&ternion(&["bench", "2"]))
+            .lines()
+            .nth(8)
+            .map(|l| l.split(' ').next().map(str::to_owned)),
+        Some(Some(last[0].to_owned()))
+    );
+}

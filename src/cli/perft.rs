@@ -17,7 +17,7 @@ pub struct PerftArgs {
     #[arg(long, value_name = "POSITION", allow_hyphen_values = true)]
     fen: Option<String>,
     /// Play these moves first (space-separated, one or several arguments).
-    #[arg(long, num_args = 1.., value_name = "MOVE", allow_hyphen_values = true)]
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
     moves: Vec<String>,
     /// Print the count below each legal move first.
     #[arg(long)]
