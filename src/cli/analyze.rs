@@ -6,20 +6,16 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use clap::Args;
-use ternion::game::{GameText, GameVisitor, Variant};
+use ternion::game::{GameText, GameVisitor};
 use ternion::search::report::info_line;
 use ternion::search::{Limits, Searcher};
 
+use super::position::PositionArgs;
+
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
-    /// The variant: lielow (8x8), lielow9 (9x9), egaraguti or lerontenin.
-    variant: String,
-    /// Start from this position string instead of the start position.
-    #[arg(long, value_name = "POSITION", allow_hyphen_values = true)]
-    fen: Option<String>,
-    /// Play these moves first (space-separated, one or several arguments).
-    #[arg(long, num_args = 1.., value_name = "MOVE")]
-    moves: Vec<String>,
+    #[command(flatten)]
+    position: PositionArgs,
     /// Search to this depth in plies.
     #[arg(long)]
     depth: Option<u32>,
@@ -36,7 +32,7 @@ pub struct AnalyzeArgs {
 
 /// Runs the command; `Err` carries the one-line message for stderr.
 pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
-    let variant: Variant = args.variant.parse().map_err(|e| format!("{e}"))?;
+    let variant = args.position.variant()?;
     if args.depth.is_none() && args.movetime.is_none() && args.nodes.is_none() {
         return Err("give a limit: --depth, --movetime or --nodes".into());
     }
@@ -52,13 +48,7 @@ impl GameVisitor for Analyze<'_> {
 
     fn visit<G: GameText>(self) -> Self::Output {
         let args = self.args;
-        let mut game = match &args.fen {
-            Some(text) => G::parse_position(text).map_err(|e| format!("bad position: {e}"))?,
-            None => G::start(),
-        };
-        let moves = args.moves.iter().flat_map(|m| m.split_ascii_whitespace());
-        game.play_moves(moves)
-            .map_err(|(ply, e)| format!("bad move at ply {ply}: {e}"))?;
+        let game: G = args.position.position()?;
         let limits = Limits {
             depth: args.depth,
             nodes: args.nodes,

@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod perft;
+mod position;
 
 use std::process::ExitCode;
 

@@ -5,20 +5,16 @@ use std::time::Instant;
 
 use clap::Args;
 use ternion::game::perft::{divide, perft};
-use ternion::game::{GameText, GameVisitor, Variant};
+use ternion::game::{GameText, GameVisitor};
+
+use super::position::PositionArgs;
 
 #[derive(Debug, Args)]
 pub struct PerftArgs {
-    /// The variant: lielow (8x8), lielow9 (9x9), egaraguti or lerontenin.
-    variant: String,
+    #[command(flatten)]
+    position: PositionArgs,
     /// Depth in plies.
     depth: u32,
-    /// Start from this position string instead of the start position.
-    #[arg(long, value_name = "POSITION", allow_hyphen_values = true)]
-    fen: Option<String>,
-    /// Play these moves first (space-separated, one or several arguments).
-    #[arg(long, num_args = 1.., value_name = "MOVE")]
-    moves: Vec<String>,
     /// Print the count below each legal move first.
     #[arg(long)]
     divide: bool,
@@ -26,8 +22,7 @@ pub struct PerftArgs {
 
 /// Runs the command; `Err` carries the one-line message for stderr.
 pub fn run(args: &PerftArgs) -> Result<(), String> {
-    let variant: Variant = args.variant.parse().map_err(|e| format!("{e}"))?;
-    variant.dispatch(PerftCommand { args })
+    args.position.variant()?.dispatch(PerftCommand { args })
 }
 
 struct PerftCommand<'a> {
@@ -63,15 +58,7 @@ impl From<io::Error> for Failure {
 impl PerftCommand<'_> {
     fn count<G: GameText>(self) -> Result<(), Failure> {
         let args = self.args;
-        let mut game = match &args.fen {
-            Some(text) => {
-                G::parse_position(text).map_err(|e| Failure::Input(format!("bad position: {e}")))?
-            }
-            None => G::start(),
-        };
-        let moves = args.moves.iter().flat_map(|m| m.split_ascii_whitespace());
-        game.play_moves(moves)
-            .map_err(|(ply, e)| Failure::Input(format!("bad move at ply {ply}: {e}")))?;
+        let mut game: G = args.position.position().map_err(Failure::Input)?;
 
         let started = Instant::now();
         let mut out = io::stdout().lock();

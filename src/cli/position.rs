@@ -1,0 +1,36 @@
+//! The arguments that say which game and which position a command works on.
+
+use clap::Args;
+use ternion::game::{GameText, Variant};
+
+#[derive(Debug, Args)]
+pub struct PositionArgs {
+    /// The variant: lielow (8x8), lielow9 (9x9), egaraguti or lerontenin.
+    variant: String,
+    /// Start from this position string instead of the start position.
+    #[arg(long, value_name = "POSITION", allow_hyphen_values = true)]
+    fen: Option<String>,
+    /// Play these moves first (space-separated, one or several arguments).
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
+    moves: Vec<String>,
+}
+
+impl PositionArgs {
+    /// The variant named, or the one-line reason it is none.
+    pub fn variant(&self) -> Result<Variant, String> {
+        self.variant.parse().map_err(|e| format!("{e}"))
+    }
+
+    /// The position given (start or string) after the moves given, or the one-line reason
+    /// it cannot be set up.
+    pub fn position<G: GameText>(&self) -> Result<G, String> {
+        let mut game = match &self.fen {
+            Some(text) => G::parse_position(text).map_err(|e| format!("bad position: {e}"))?,
+            None => G::start(),
+        };
+        let moves = self.moves.iter().flat_map(|m| m.split_ascii_whitespace());
+        game.play_moves(moves)
+            .map_err(|(ply, e)| format!("bad move at ply {ply}: {e}"))?;
+        Ok(game)
+    }
+}
