@@ -238,12 +238,15 @@ impl<G: Game> Searcher<G> {
         if ply > 0 && self.must_stop() {
             return 0;
         }
-        // Step 3. Transposition table: a deep enough result may end the node.
+        // Step 3. Transposition table: a deep enough result may end the node, but not on
+        // the principal variation (a full window), whose line is searched and reported.
         let key = game.hash();
         let entry = self.table.probe(key);
         let table_move = entry.and_then(|e| e.best);
+        let pv_node = beta - alpha > 1;
         if let Some(e) = entry
             && ply > 0
+            && !pv_node
             && e.depth as i32 >= depth
         {
             let score = from_table(e.score, ply);
