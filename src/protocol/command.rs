@@ -1,0 +1,523 @@
+//! The protocol's commands as a typed enum, and one small nom parser per command.
+//!
+//! A line is first normalised (tokens separated by single spaces, no leading or trailing
+//! whitespace), then parsed. Keywords are whole words: `ugi` does not match the start of
+//! `uginewgame`. Numbers that do not fit report an error instead of wrapping or panicking.
+//! Command words are case-sensitive; option names are kept as given (the engine compares
+//! them without regard to case).
+
+use std::fmt;
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_till1};
+use nom::character::complete::{char, u32 as decimal_u32, u64 as decimal_u64};
+use nom::combinator::{eof, map, opt, rest, value, verify};
+use nom::multi::many0;
+use nom::sequence::{preceded, terminated};
+use nom::{IResult, Parser};
+
+/// One protocol command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `ugi` (`uci` is [`Command::Uci`]): identify and list the options.
+    Ugi,
+    Uci,
+    IsReady,
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    /// `uginewgame` or `ucinewgame`.
+    NewGame,
+    Position(PositionCommand),
+    Go(GoCommand),
+    GoPerft(u32),
+    Stop,
+    Quit,
+    Query(Query),
+    /// `d`: a diagram for people.
+    Display,
+    Bench(Option<u32>),
+    Help,
+    /// `ponderhit`, `register`, `debug on|off`: accepted and ignored.
+    Ignored,
+}
+
+/// `position [variant <name>] startpos|fen <fen...> [moves <m>...]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionCommand {
+    pub variant: Option<String>,
+    /// `None` for `startpos`, else the position string.
+    pub fen: Option<String>,
+    pub moves: Vec<String>,
+}
+
+/// The limits of a `go` command; any of them, in any order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoCommand {
+    pub p1time: Option<u64>,
+    pub p2time: Option<u64>,
+    pub p1inc: Option<u64>,
+    pub p2inc: Option<u64>,
+    pub movestogo: Option<u32>,
+    pub movetime: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub infinite: bool,
+}
+
+/// What a `query` asks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Query {
+    GameOver,
+    P1Turn,
+    P2Turn,
+    Result,
+    LegalMoves,
+    IsLegal(String),
+    Fen,
+    Variant,
+    /// Not a known query; the engine answers with an error and `response error`.
+    Unknown(String),
+}
+
+/// Why a line is not a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandError {
+    /// An empty line: nothing to do, nothing to report.
+    Empty,
+    /// The first word is no command.
+    UnknownCommand(String),
+    /// A known command with arguments that do not fit it.
+    BadArguments { command: String, detail: String },
+}
+
+impl CommandError {
+    /// The `<kind>` of the `info string error <kind>: <detail>` line.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            CommandError::Empty => "empty",
+            CommandError::UnknownCommand(_) => "unknown-command",
+            CommandError::BadArguments { .. } => "bad-arguments",
+        }
+    }
+}
+
+impl fmt::Display for CommandError {
+    /// The `<detail>` of the error line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::Empty => f.write_str("empty line"),
+            CommandError::UnknownCommand(word) => f.write_str(word),
+            CommandError::BadArguments { command, detail } => write!(f, "{command}: {detail}"),
+        }
+    }
+}
+
+impl Command {
+    /// Parses one line of input.
+    pub fn parse(line: &str) -> Result<Command, CommandError> {
+        let normal = line.split_ascii_whitespace().collect::<Vec<_>>().join(" ");
+        let Some(word) = normal.split(' ').next().filter(|w| !w.is_empty()) else {
+            return Err(CommandError::Empty);
+        };
+        let parsed = match word {
+            "ugi" => bare(Command::Ugi).parse(&normal),
+            "uci" => bare(Command::Uci).parse(&normal),
+            "isready" => bare(Command::IsReady).parse(&normal),
+            "uginewgame" | "ucinewgame" => bare(Command::NewGame).parse(&normal),
+            "stop" => bare(Command::Stop).parse(&normal),
+            "quit" => bare(Command::Quit).parse(&normal),
+            "d" => bare(Command::Display).parse(&normal),
+            "help" => bare(Command::Help).parse(&normal),
+            "ponderhit" | "register" => Ok(("", Command::Ignored)),
+            "debug" => debug(&normal),
+            "setoption" => setoption(&normal),
+            "position" => position(&normal),
+            "go" => go(&normal),
+            "query" => query(&normal),
+            "bench" => bench(&normal),
+            _ => return Err(CommandError::UnknownCommand(shorten(word))),
+        };
+        parsed
+            .map(|(_, command)| command)
+            .map_err(|_| CommandError::BadArguments {
+                command: word.to_owned(),
+                detail: format!("cannot read '{}'", shorten(&normal)),
+            })
+    }
+}
+
+/// Long input is cut for error messages, so that an error stays one short line.
+fn shorten(text: &str) -> String {
+    const LIMIT: usize = 60;
+    match text.char_indices().nth(LIMIT) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_owned(),
+    }
+}
+
+/// A keyword followed by a space or the end of the line (whole words only).
+fn keyword<'a>(
+    word: &'static str,
+) -> impl Parser<&'a str, Output = &'a str, Error = nom::error::Error<&'a str>> {
+    terminated(tag(word), alt((value((), char(' ')), value((), eof))))
+}
+
+/// One space-free token.
+fn token(input: &str) -> IResult<&str, &str> {
+    terminated(
+        take_till1(|c| c == ' '),
+        alt((value((), char(' ')), value((), eof))),
+    )
+    .parse(input)
+}
+
+/// A command word with nothing after it.
+fn bare<'a>(
+    command: Command,
+) -> impl Parser<&'a str, Output = Command, Error = nom::error::Error<&'a str>> {
+    map(terminated(take_till1(|c| c == ' '), eof), move |_| {
+        command.clone()
+    })
+}
+
+fn debug(input: &str) -> IResult<&str, Command> {
+    let (input, _) = keyword("debug").parse(input)?;
+    let (input, _) = terminated(alt((tag("on"), tag("off"))), eof).parse(input)?;
+    Ok((input, Command::Ignored))
+}
+
+/// `setoption name <id...> [value <x...>]`: the name may hold spaces, up to ` value `.
+fn setoption(input: &str) -> IResult<&str, Command> {
+    let (input, _) = keyword("setoption").parse(input)?;
+    let (input, _) = keyword("name").parse(input)?;
+    let (name, value) = match input.find(" value ") {
+        Some(at) => (&input[..at], Some(input[at + " value ".len()..].to_owned())),
+        None => match input.strip_suffix(" value") {
+            Some(name) => (name, Some(String::new())),
+            None => (input, None),
+        },
+    };
+    if name.is_empty() {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            input,
+            nom::error::ErrorKind::Tag,
+        )));
+    }
+    Ok((
+        "",
+        Command::SetOption {
+            name: name.to_owned(),
+            value,
+        },
+    ))
+}
+
+/// `position [variant <name>] startpos|fen <fen...> [moves <m>...]`.
+fn position(input: &str) -> IResult<&str, Command> {
+    let (input, _) = keyword("position").parse(input)?;
+    let (input, variant) = opt(preceded(keyword("variant"), token)).parse(input)?;
+    let (input, fen) = alt((
+        map(keyword("startpos"), |_| None),
+        map(preceded(keyword("fen"), fen_text), Some),
+    ))
+    .parse(input)?;
+    let (input, moves) = opt(preceded(keyword("moves"), many0(token))).parse(input)?;
+    let (input, _) = eof(input)?;
+    Ok((
+        input,
+        Command::Position(PositionCommand {
+            variant: variant.map(str::to_owned),
+            fen: fen.map(str::to_owned),
+            moves: moves
+                .unwrap_or_default()
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
+        }),
+    ))
+}
+
+/// The position string of `position fen`: everything up to ` moves` or the end.
+fn fen_text(input: &str) -> IResult<&str, &str> {
+    let end = input
+        .find(" moves")
+        .filter(|&at| input[at + " moves".len()..].is_empty() || input[at..].starts_with(" moves "))
+        .unwrap_or(input.len());
+    if input.starts_with("moves") || end == 0 {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            input,
+            nom::error::ErrorKind::Tag,
+        )));
+    }
+    let (fen, remaining) = input.split_at(end);
+    Ok((remaining.strip_prefix(' ').unwrap_or(remaining), fen))
+}
+
+/// `go perft <n>`, or `go` with limits in any order (none: infinite).
+fn go(input: &str) -> IResult<&str, Command> {
+    let (input, _) = keyword("go").parse(input)?;
+    if let Ok((rest_of_line, depth)) =
+        terminated(preceded(keyword("perft"), decimal_u32), eof).parse(input)
+    {
+        return Ok((rest_of_line, Command::GoPerft(depth)));
+    }
+    let mut limits = GoCommand::default();
+    let mut input = input;
+    while !input.is_empty() {
+        let (after, word) = token(input)?;
+        let number =
+            |text| terminated(decimal_u64, alt((value((), char(' ')), value((), eof)))).parse(text);
+        let small =
+            |text| terminated(decimal_u32, alt((value((), char(' ')), value((), eof)))).parse(text);
+        input = match word {
+            "p1time" | "wtime" => number(after).map(|(i, v)| (i, limits.p1time = Some(v)))?.0,
+            "p2time" | "btime" => number(after).map(|(i, v)| (i, limits.p2time = Some(v)))?.0,
+            "p1inc" | "winc" => number(after).map(|(i, v)| (i, limits.p1inc = Some(v)))?.0,
+            "p2inc" | "binc" => number(after).map(|(i, v)| (i, limits.p2inc = Some(v)))?.0,
+            "movestogo" => {
+                small(after)
+                    .map(|(i, v)| (i, limits.movestogo = Some(v)))?
+                    .0
+            }
+            "movetime" => {
+                number(after)
+                    .map(|(i, v)| (i, limits.movetime = Some(v)))?
+                    .0
+            }
+            "depth" => small(after).map(|(i, v)| (i, limits.depth = Some(v)))?.0,
+            "nodes" => number(after).map(|(i, v)| (i, limits.nodes = Some(v)))?.0,
+            "infinite" => {
+                limits.infinite = true;
+                after
+            }
+            _ => {
+                return Err(nom::Err::Error(nom::error::Error::new(
+                    input,
+                    nom::error::ErrorKind::Tag,
+                )));
+            }
+        };
+    }
+    Ok((input, Command::Go(limits)))
+}
+
+/// `query <what> [<move>]`.
+fn query(input: &str) -> IResult<&str, Command> {
+    let (input, _) = keyword("query").parse(input)?;
+    let (input, what) = alt((
+        map(terminated(tag("gameover"), eof), |_| Query::GameOver),
+        map(terminated(tag("p1turn"), eof), |_| Query::P1Turn),
+        map(terminated(tag("p2turn"), eof), |_| Query::P2Turn),
+        map(terminated(tag("result"), eof), |_| Query::Result),
+        map(terminated(tag("legalmoves"), eof), |_| Query::LegalMoves),
+        map(preceded(keyword("islegal"), terminated(token, eof)), |mv| {
+            Query::IsLegal(mv.to_owned())
+        }),
+        map(terminated(tag("fen"), eof), |_| Query::Fen),
+        map(terminated(tag("variant"), eof), |_| Query::Variant),
+        map(
+            verify(rest, |other: &str| !other.is_empty()),
+            |other: &str| Query::Unknown(shorten(other)),
+        ),
+    ))
+    .parse(input)?;
+    Ok((input, Command::Query(what)))
+}
+
+/// `bench [depth]`.
+fn bench(input: &str) -> IResult<&str, Command> {
+    let (input, _) = keyword("bench").parse(input)?;
+    let (input, depth) = terminated(opt(decimal_u32), eof).parse(input)?;
+    Ok((input, Command::Bench(depth)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Command {
+        Command::parse(line).unwrap_or_else(|e| panic!("{line:?}: {e}"))
+    }
+
+    fn bad(line: &str) -> &'static str {
+        Command::parse(line).expect_err(line).kind()
+    }
+
+    #[test]
+    fn bare_commands_are_whole_words() {
+        assert_eq!(parse("ugi"), Command::Ugi);
+        assert_eq!(parse("  uci \r"), Command::Uci);
+        assert_eq!(parse("uginewgame"), Command::NewGame);
+        assert_eq!(parse("ucinewgame"), Command::NewGame);
+        assert_eq!(parse("isready"), Command::IsReady);
+        assert_eq!(parse("stop"), Command::Stop);
+        assert_eq!(parse("quit"), Command::Quit);
+        assert_eq!(parse("d"), Command::Display);
+        assert_eq!(parse("help"), Command::Help);
+        assert_eq!(parse("ponderhit"), Command::Ignored);
+        assert_eq!(parse("debug on"), Command::Ignored);
+        assert_eq!(bad("ugix"), "unknown-command");
+        assert_eq!(bad("UGI"), "unknown-command");
+        assert_eq!(bad("isready now"), "bad-arguments");
+        assert_eq!(bad("debug maybe"), "bad-arguments");
+        assert_eq!(Command::parse(" \t "), Err(CommandError::Empty));
+    }
+
+    #[test]
+    fn setoption_names_may_hold_spaces() {
+        assert_eq!(
+            parse("setoption name UCI_Variant value egaraguti"),
+            Command::SetOption {
+                name: "UCI_Variant".into(),
+                value: Some("egaraguti".into())
+            }
+        );
+        assert_eq!(
+            parse("setoption   name Clear  Hash"),
+            Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            }
+        );
+        assert_eq!(
+            parse("setoption name Some Name value a b"),
+            Command::SetOption {
+                name: "Some Name".into(),
+                value: Some("a b".into())
+            }
+        );
+        assert_eq!(bad("setoption value 3"), "bad-arguments");
+        assert_eq!(bad("setoption name"), "bad-arguments");
+    }
+
+    #[test]
+    fn positions_with_fens_variants_and_moves() {
+        assert_eq!(
+            parse("position startpos moves e3e4 e5e3"),
+            Command::Position(PositionCommand {
+                variant: None,
+                fen: None,
+                moves: vec!["e3e4".into(), "e5e3".into()],
+            })
+        );
+        let lerontenin = "L S@0#0,D@0,T@0,Q@0,P@0,X@0,H@0 S@0#0,D@0,T@0,Q@0,P@0,X@0,H@0 0/0 0";
+        assert_eq!(
+            parse(&format!(
+                "position variant lerontenin fen {lerontenin} moves H-7"
+            )),
+            Command::Position(PositionCommand {
+                variant: Some("lerontenin".into()),
+                fen: Some(lerontenin.into()),
+                moves: vec!["H-7".into()],
+            })
+        );
+        assert_eq!(
+            parse("position fen 8/8/8/3r2*4/8/3b2*4/8/8 b"),
+            Command::Position(PositionCommand {
+                variant: None,
+                fen: Some("8/8/8/3r2*4/8/3b2*4/8/8 b".into()),
+                moves: vec![],
+            })
+        );
+        assert_eq!(
+            parse("position startpos moves"),
+            Command::Position(PositionCommand {
+                variant: None,
+                fen: None,
+                moves: vec![],
+            })
+        );
+        assert_eq!(bad("position"), "bad-arguments");
+        assert_eq!(bad("position fen"), "bad-arguments");
+        assert_eq!(bad("position fen moves e2e4"), "bad-arguments");
+        assert_eq!(bad("position startpos e2e4"), "bad-arguments");
+        assert_eq!(bad("position variant"), "bad-arguments");
+    }
+
+    #[test]
+    fn go_limits_in_any_order() {
+        assert_eq!(parse("go"), Command::Go(GoCommand::default()));
+        assert_eq!(
+            parse("go btime 900 wtime 1000 winc 10 binc 20 movestogo 5"),
+            Command::Go(GoCommand {
+                p1time: Some(1000),
+                p2time: Some(900),
+                p1inc: Some(10),
+                p2inc: Some(20),
+                movestogo: Some(5),
+                ..GoCommand::default()
+            })
+        );
+        assert_eq!(
+            parse("go depth 7 nodes 1000 movetime 50 infinite"),
+            Command::Go(GoCommand {
+                depth: Some(7),
+                nodes: Some(1000),
+                movetime: Some(50),
+                infinite: true,
+                ..GoCommand::default()
+            })
+        );
+        assert_eq!(parse("go perft 3"), Command::GoPerft(3));
+        assert_eq!(bad("go depth"), "bad-arguments");
+        assert_eq!(bad("go depth x"), "bad-arguments");
+        assert_eq!(bad("go depth -1"), "bad-arguments");
+        assert_eq!(bad("go nodes 99999999999999999999999"), "bad-arguments");
+        assert_eq!(bad("go depth 4294967296"), "bad-arguments");
+        assert_eq!(bad("go sideways"), "bad-arguments");
+        assert_eq!(bad("go perft"), "bad-arguments");
+        assert_eq!(bad("go perft 3 4"), "bad-arguments");
+    }
+
+    #[test]
+    fn queries() {
+        assert_eq!(parse("query gameover"), Command::Query(Query::GameOver));
+        assert_eq!(parse("query p1turn"), Command::Query(Query::P1Turn));
+        assert_eq!(parse("query p2turn"), Command::Query(Query::P2Turn));
+        assert_eq!(parse("query result"), Command::Query(Query::Result));
+        assert_eq!(parse("query legalmoves"), Command::Query(Query::LegalMoves));
+        assert_eq!(
+            parse("query islegal d2d3"),
+            Command::Query(Query::IsLegal("d2d3".into()))
+        );
+        assert_eq!(parse("query fen"), Command::Query(Query::Fen));
+        assert_eq!(parse("query variant"), Command::Query(Query::Variant));
+        assert_eq!(
+            parse("query weather today"),
+            Command::Query(Query::Unknown("weather today".into()))
+        );
+        assert_eq!(
+            parse("query islegal"),
+            Command::Query(Query::Unknown("islegal".into()))
+        );
+        assert_eq!(bad("query"), "bad-arguments");
+    }
+
+    #[test]
+    fn bench_with_or_without_a_depth() {
+        assert_eq!(parse("bench"), Command::Bench(None));
+        assert_eq!(parse("bench 5"), Command::Bench(Some(5)));
+        assert_eq!(bad("bench five"), "bad-arguments");
+    }
+
+    #[test]
+    fn hostile_lines_give_errors_not_panics() {
+        let long = "x".repeat(1 << 20);
+        for line in [
+            long.as_str(),
+            "go depth 99999999999999999999999999999999",
+            "position fen \u{0} moves",
+            "setoption name \u{7f} value \u{1}",
+            "query islegal é",
+            "go movetime ５",
+            "position startpos moves é",
+        ] {
+            if let Err(error) = Command::parse(line) {
+                let message = error.to_string();
+                assert!(message.len() < 120, "{}", shorten(&message));
+            }
+        }
+    }
+}
