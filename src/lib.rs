@@ -7,11 +7,14 @@
 //!   games themselves (`game::lielow`, `game::egaraguti`, `game::lerontenin`);
 //! - [`search`]: alpha-beta search over any game, with its transposition table, move
 //!   ordering and time management.
-//! - [`protocol`]: the text protocol's commands, parsed from lines;
+//! - [`engine`]: the protocol-free facade: a game session of a variant chosen at run time,
+//!   its search on a worker thread, output through a line sink;
+//! - [`protocol`]: the text protocol: commands, the daemon's state, the serve loop;
 //! - [`bench`]: the fixed search workload whose node count signs the search's behaviour.
 #![forbid(unsafe_code)]
 
 pub mod bench;
+pub mod engine;
 pub mod game;
 pub mod protocol;
 pub mod search;

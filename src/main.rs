@@ -2,18 +2,23 @@
 
 mod cli;
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 /// ternion: a headless engine for Lielow, Egara-guti and Lerontenin.
 ///
-/// Variants: lielow (8x8), lielow9 (9x9), egaraguti, lerontenin.
+/// Without a subcommand it serves the UGI/UCI text protocol on stdin and stdout (type
+/// `help` there). Variants: lielow (8x8), lielow9 (9x9), egaraguti, lerontenin.
 #[derive(Debug, Parser)]
 #[command(name = "ternion", version, about, long_about)]
 struct Cli {
+    /// The variant the protocol starts with.
+    #[arg(long, value_name = "VARIANT", default_value = "lielow")]
+    variant: String,
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -36,6 +41,19 @@ enum Command {
     Bench(cli::bench::BenchArgs),
 }
 
+/// Serves the protocol, starting with `variant`.
+fn serve(variant: &str) -> Result<(), String> {
+    let variant: ternion::game::Variant = variant.parse().map_err(|e| format!("{e}"))?;
+    if std::io::stdin().is_terminal() {
+        eprintln!(
+            "ternion {}: type 'help' for the commands, 'quit' to leave",
+            env!("CARGO_PKG_VERSION")
+        );
+    }
+    ternion::protocol::serve(variant);
+    Ok(())
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .format_timestamp(None)
@@ -49,9 +67,10 @@ fn main() -> ExitCode {
         Err(error) => return cli::fail(&cli::first_line(&error.to_string())),
     };
     let result = match cli.command {
-        Command::Perft(args) => cli::perft::run(&args),
-        Command::Analyze(args) => cli::analyze::run(&args),
-        Command::Bench(args) => cli::bench::run(&args),
+        None => serve(&cli.variant),
+        Some(Command::Perft(args)) => cli::perft::run(&args),
+        Some(Command::Analyze(args)) => cli::analyze::run(&args),
+        Some(Command::Bench(args)) => cli::bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,220 @@
+//! The protocol-free engine facade: one game in progress, its search, and everything the
+//! protocol asks of them, in the text forms of the game.
+//!
+//! A [`Session`] hides the concrete game type behind a small object-safe trait, so that the
+//! protocol can switch variants at run time; inside, everything is generic and
+//! monomorphised. Searches run on a worker thread with a stop flag; their output goes
+//! through a line sink, so tests can capture every line.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::{self, JoinHandle};
+use std::time::Duration;
+
+use crate::game::{GameText, GameVisitor, Outcome, Player, PositionError, Variant};
+use crate::search::report::info_line;
+use crate::search::{Limits, Searcher};
+
+/// Where output lines go (stdout in the daemon, a buffer in tests).
+pub type Sink = Arc<dyn Fn(String) + Send + Sync>;
+
+/// How setting a position ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MovesApplied {
+    /// Every move was played.
+    All,
+    /// The move at `ply` (1-based) was illegal or unreadable: the side that was to play it
+    /// has forfeited the game.
+    Forfeit {
+        ply: usize,
+        text: String,
+        reason: String,
+    },
+    /// The game was over before the move at `ply`: it and all after it were ignored.
+    AfterEnd { ply: usize, text: String },
+}
+
+/// One game in progress, of a variant chosen at run time.
+pub trait Session: Send {
+    fn variant(&self) -> Variant;
+    /// Sets the position: the start or a position string, then moves. On a bad position
+    /// string nothing changes.
+    fn set_position(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[String],
+    ) -> Result<MovesApplied, PositionError>;
+    fn fen(&self) -> String;
+    fn side_to_move(&self) -> Player;
+    /// The result by the rules or by forfeit, `None` while the game goes on.
+    fn result(&self) -> Option<Outcome>;
+    /// The legal moves in canonical notation, in a stable order (none once the game is over).
+    fn legal_moves(&self) -> Vec<String>;
+    /// The perft count below each legal move, and the total.
+    fn divide(&mut self, depth: u32) -> (Vec<(String, u64)>, u64);
+    /// Forgets what the search learned.
+    fn clear_hash(&mut self);
+    fn resize_hash(&mut self, mib: usize);
+    /// Starts a search of the current position on a worker thread. It sends `info` lines
+    /// and finally `bestmove <move>` to `sink`; with `wait_for_stop` the best move waits
+    /// for the stop flag even when the search ends by itself.
+    fn start_search(
+        &mut self,
+        limits: Limits,
+        stop: Arc<AtomicBool>,
+        wait_for_stop: bool,
+        sink: Sink,
+    ) -> JoinHandle<()>;
+}
+
+/// A new session of `variant` at its start position, with a table of `hash_mib` MiB.
+pub fn new_session(variant: Variant, hash_mib: usize) -> Box<dyn Session> {
+    struct Make(usize);
+    impl GameVisitor for Make {
+        type Output = Box<dyn Session>;
+        fn visit<G: GameText>(self) -> Box<dyn Session> {
+            Box::new(GameSession::<G> {
+                game: G::start(),
+                forfeit: None,
+                searcher: Arc::new(Mutex::new(Searcher::new(self.0))),
+            })
+        }
+    }
+    variant.dispatch(Make(hash_mib))
+}
+
+struct GameSession<G: GameText> {
+    game: G,
+    /// The side that forfeited by an illegal move, if any.
+    forfeit: Option<Player>,
+    /// Shared with the search thread while a search runs.
+    searcher: Arc<Mutex<Searcher<G>>>,
+}
+
+impl<G: GameText> GameSession<G> {
+    fn searcher(&self) -> std::sync::MutexGuard<'_, Searcher<G>> {
+        // A panic in a search thread must not take the session down with it.
+        self.searcher.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl<G: GameText> Session for GameSession<G> {
+    fn variant(&self) -> Variant {
+        G::VARIANT
+    }
+
+    fn set_position(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[String],
+    ) -> Result<MovesApplied, PositionError> {
+        let mut game = match fen {
+            Some(text) => G::parse_position(text)?,
+            None => G::start(),
+        };
+        let mut applied = MovesApplied::All;
+        let mut forfeit = None;
+        for (index, text) in moves.iter().enumerate() {
+            let ply = index + 1;
+            if game.outcome().is_some() || forfeit.is_some() {
+                applied = MovesApplied::AfterEnd {
+                    ply,
+                    text: text.clone(),
+                };
+                break;
+            }
+            match game.parse_move(text) {
+                Ok(mv) => {
+                    game.make_move(mv);
+                }
+                Err(error) => {
+                    forfeit = Some(game.side_to_move());
+                    applied = MovesApplied::Forfeit {
+                        ply,
+                        text: text.clone(),
+                        reason: error.to_string(),
+                    };
+                }
+            }
+        }
+        self.game = game;
+        self.forfeit = forfeit;
+        Ok(applied)
+    }
+
+    fn fen(&self) -> String {
+        self.game.position_string()
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.game.side_to_move()
+    }
+
+    fn result(&self) -> Option<Outcome> {
+        match self.forfeit {
+            Some(loser) => Some(Outcome::Win(loser.opponent())),
+            None => self.game.outcome(),
+        }
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        if self.forfeit.is_some() {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        self.game.generate_moves(&mut moves);
+        moves.iter().map(|&mv| self.game.move_string(mv)).collect()
+    }
+
+    fn divide(&mut self, depth: u32) -> (Vec<(String, u64)>, u64) {
+        if self.forfeit.is_some() {
+            return (Vec::new(), 0);
+        }
+        let counts: Vec<(String, u64)> = crate::game::perft::divide(&mut self.game, depth.max(1))
+            .into_iter()
+            .map(|(mv, n)| (self.game.move_string(mv), n))
+            .collect();
+        let total = if depth == 0 {
+            1
+        } else {
+            counts.iter().map(|c| c.1).sum()
+        };
+        (if depth == 0 { Vec::new() } else { counts }, total)
+    }
+
+    fn clear_hash(&mut self) {
+        self.searcher().clear();
+    }
+
+    fn resize_hash(&mut self, mib: usize) {
+        self.searcher().resize(mib);
+    }
+
+    fn start_search(
+        &mut self,
+        limits: Limits,
+        stop: Arc<AtomicBool>,
+        wait_for_stop: bool,
+        sink: Sink,
+    ) -> JoinHandle<()> {
+        let root = self.game.clone();
+        let searcher = Arc::clone(&self.searcher);
+        thread::spawn(move || {
+            let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
+            let result = searcher.search(&root, &limits, &stop, &mut |info| {
+                sink(info_line(&root, info))
+            });
+            drop(searcher);
+            if wait_for_stop {
+                // `go infinite`: the best move is due only after `stop`.
+                while !stop.load(Ordering::Relaxed) {
+                    thread::sleep(Duration::from_millis(1));
+                }
+            }
+            let best = result
+                .best
+                .map_or_else(|| "(none)".to_owned(), |mv| root.move_string(mv));
+            sink(format!("bestmove {best}"));
+        })
+    }
+}

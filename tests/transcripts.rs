@@ -1,0 +1,102 @@
+//! Replays the example sessions of protocol/transcripts/ against the real binary.
+//!
+//! A transcript is a list of lines: `> text` is sent to the engine; `< text` must be the
+//! next line it prints; `< text*` must be a line starting with `text`; `<* text` skips any
+//! number of lines starting with `text` (info lines of a search, say); `<.. text` skips
+//! lines up to and including one equal to `text`. `#` lines are comments. The info lines of
+//! a running search may come between any two replies, so `< text` passes over them unless
+//! `text` is itself an info line. After the last line, stdin is closed: the engine must exit with status 0 and
+//! print nothing more.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+
+/// How long to wait for an expected line before failing.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+fn replay(path: &Path) {
+    let name = path.display();
+    let script = std::fs::read_to_string(path).expect("a readable transcript");
+    let mut engine = Command::new(env!("CARGO_BIN_EXE_ternion"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine starts");
+    let mut stdin = engine.stdin.take().expect("stdin");
+    let stdout = engine.stdout.take().expect("stdout");
+    let (lines, received) = mpsc::channel();
+    thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut pending: Option<String> = None;
+    let mut next = |pending: &mut Option<String>| -> Option<String> {
+        pending
+            .take()
+            .or_else(|| received.recv_timeout(PATIENCE).ok())
+    };
+    for (number, line) in script.lines().enumerate() {
+        let at = format!("{name}:{}", number + 1);
+        if let Some(sent) = line.strip_prefix("> ") {
+            writeln!(stdin, "{sent}").expect("the engine reads");
+        } else if let Some(wanted) = line.strip_prefix("<.. ") {
+            while next(&mut pending).unwrap_or_else(|| panic!("{at}: no {wanted:?}")) != wanted {}
+        } else if let Some(prefix) = line.strip_prefix("<* ") {
+            loop {
+                match next(&mut pending) {
+                    Some(got) if got.starts_with(prefix) => continue,
+                    other => {
+                        pending = other;
+                        break;
+                    }
+                }
+            }
+        } else if let Some(expected) = line.strip_prefix("< ").or(line.strip_prefix("<")) {
+            // A running search prints its info lines whenever it likes: they may come
+            // between any two replies, so they are passed over unless expected.
+            let got = loop {
+                let got = next(&mut pending)
+                    .unwrap_or_else(|| panic!("{at}: no line, expected {expected:?}"));
+                if !(got.starts_with("info depth ") && !expected.starts_with("info depth ")) {
+                    break got;
+                }
+            };
+            match expected.strip_suffix('*') {
+                Some(prefix) => assert!(
+                    got.starts_with(prefix),
+                    "{at}: {got:?} does not start with {prefix:?}"
+                ),
+                None => assert_eq!(got, expected, "{at}"),
+            }
+        }
+    }
+    drop(stdin);
+    let status = engine.wait().expect("the engine exits");
+    assert!(status.success(), "{name}: exit status {status}");
+    let extra: Vec<String> = pending.into_iter().chain(received.try_iter()).collect();
+    assert!(extra.is_empty(), "{name}: unexpected lines {extra:?}");
+}
+
+#[test]
+fn every_transcript_replays() {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol/transcripts");
+    let mut paths: Vec<_> = std::fs::read_dir(&folder)
+        .expect("the transcripts folder")
+        .map(|entry| entry.expect("an entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 5, "only {} transcripts", paths.len());
+    for path in &paths {
+        replay(path);
+    }
+}
