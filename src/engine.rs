@@ -18,6 +18,17 @@ use crate::search::{Limits, Searcher};
 /// Where output lines go (stdout in the daemon, a buffer in tests).
 pub type Sink = Arc<dyn Fn(String) + Send + Sync>;
 
+/// The flags shared with a search thread.
+#[derive(Clone, Debug, Default)]
+pub struct SearchFlags {
+    /// Set by the protocol to end the search.
+    pub stop: Arc<AtomicBool>,
+    /// Wait for `stop` before giving the best move (`go infinite`).
+    pub wait_for_stop: bool,
+    /// Set by the search thread just before it sends the best move.
+    pub done: Arc<AtomicBool>,
+}
+
 /// How setting a position ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MovesApplied {
@@ -56,15 +67,10 @@ pub trait Session: Send {
     fn clear_hash(&mut self);
     fn resize_hash(&mut self, mib: usize);
     /// Starts a search of the current position on a worker thread. It sends `info` lines
-    /// and finally `bestmove <move>` to `sink`; with `wait_for_stop` the best move waits
-    /// for the stop flag even when the search ends by itself.
-    fn start_search(
-        &mut self,
-        limits: Limits,
-        stop: Arc<AtomicBool>,
-        wait_for_stop: bool,
-        sink: Sink,
-    ) -> JoinHandle<()>;
+    /// and finally `bestmove <move>` to `sink`; with `flags.wait_for_stop` the best move
+    /// waits for the stop flag even when the search ends by itself. `flags.done` is set just
+    /// before the best move is sent, so whoever reads it may already give the next command.
+    fn start_search(&mut self, limits: Limits, flags: SearchFlags, sink: Sink) -> JoinHandle<()>;
 }
 
 /// A new session of `variant` at its start position, with a table of `hash_mib` MiB.
@@ -190,30 +196,25 @@ impl<G: GameText> Session for GameSession<G> {
         self.searcher().resize(mib);
     }
 
-    fn start_search(
-        &mut self,
-        limits: Limits,
-        stop: Arc<AtomicBool>,
-        wait_for_stop: bool,
-        sink: Sink,
-    ) -> JoinHandle<()> {
+    fn start_search(&mut self, limits: Limits, flags: SearchFlags, sink: Sink) -> JoinHandle<()> {
         let root = self.game.clone();
         let searcher = Arc::clone(&self.searcher);
         thread::spawn(move || {
             let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
-            let result = searcher.search(&root, &limits, &stop, &mut |info| {
+            let result = searcher.search(&root, &limits, &flags.stop, &mut |info| {
                 sink(info_line(&root, info))
             });
             drop(searcher);
-            if wait_for_stop {
+            if flags.wait_for_stop {
                 // `go infinite`: the best move is due only after `stop`.
-                while !stop.load(Ordering::Relaxed) {
+                while !flags.stop.load(Ordering::Relaxed) {
                     thread::sleep(Duration::from_millis(1));
                 }
             }
             let best = result
                 .best
                 .map_or_else(|| "(none)".to_owned(), |mv| root.move_string(mv));
+            flags.done.store(true, Ordering::Release);
             sink(format!("bestmove {best}"));
         })
     }

@@ -6,12 +6,12 @@
 //! `position ... moves`, which forfeits the game as the protocol says).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::command::{Command, GoCommand, PositionCommand, Query};
-use crate::engine::{MovesApplied, Session, Sink, new_session};
+use crate::engine::{MovesApplied, SearchFlags, Session, Sink, new_session};
 use crate::game::{Outcome, Player, Variant};
 use crate::search::{Clock, Limits};
 
@@ -25,8 +25,8 @@ pub struct Daemon {
     session: Box<dyn Session>,
     hash_mib: usize,
     move_overhead: Duration,
-    /// The running (or finished, not yet joined) search: its stop flag and thread.
-    search: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
+    /// The running (or finished, not yet joined) search: its flags and thread.
+    search: Option<(SearchFlags, JoinHandle<()>)>,
     sink: Sink,
 }
 
@@ -50,17 +50,17 @@ impl Daemon {
         self.say(format!("info string error {kind}: {detail}"));
     }
 
-    /// Whether a search is running.
+    /// Whether a search is running: until its best move has been given.
     pub fn busy(&self) -> bool {
         self.search
             .as_ref()
-            .is_some_and(|(_, handle)| !handle.is_finished())
+            .is_some_and(|(flags, _)| !flags.done.load(Ordering::Acquire))
     }
 
     /// Stops any search and waits for its `bestmove`.
     pub fn stop_search(&mut self) {
-        if let Some((stop, handle)) = self.search.take() {
-            stop.store(true, Ordering::Relaxed);
+        if let Some((flags, handle)) = self.search.take() {
+            flags.stop.store(true, Ordering::Relaxed);
             // A panicking search thread has already reported nothing more to say.
             let _ = handle.join();
         }
@@ -106,8 +106,8 @@ impl Daemon {
             Command::Go(go) => self.go(&go),
             Command::GoPerft(depth) => self.perft(depth),
             Command::Stop => {
-                if let Some((stop, _)) = &self.search {
-                    stop.store(true, Ordering::Relaxed);
+                if let Some((flags, _)) = &self.search {
+                    flags.stop.store(true, Ordering::Relaxed);
                 }
             }
             Command::Quit => {
@@ -250,11 +250,14 @@ impl Daemon {
                 && limits.movetime.is_none()
                 && limits.clock.is_none());
         let limits = Limits { infinite, ..limits };
-        let stop = Arc::new(AtomicBool::new(false));
-        let handle =
-            self.session
-                .start_search(limits, Arc::clone(&stop), infinite, Arc::clone(&self.sink));
-        self.search = Some((stop, handle));
+        let flags = SearchFlags {
+            wait_for_stop: infinite,
+            ..SearchFlags::default()
+        };
+        let handle = self
+            .session
+            .start_search(limits, flags.clone(), Arc::clone(&self.sink));
+        self.search = Some((flags, handle));
     }
 
     fn perft(&mut self, depth: u32) {
