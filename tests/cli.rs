@@ -195,3 +195,49 @@ fn bench_ends_with_its_signature() {
         Some(Some(last[0].to_owned()))
     );
 }
+
+/// Runs the protocol with `input` on stdin and returns (stdout, exit status).
+fn serve(args: &[&str], input: &str) -> (String, Option<i32>) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ternion"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("the engine reads");
+    let output = child.wait_with_output().expect("the engine exits");
+    (stdout(&output), output.status.code())
+}
+
+#[test]
+fn no_subcommand_serves_the_protocol_and_variant_preselects() {
+    let (out, status) = serve(&["--variant", "egaraguti"], "query variant\nquery fen\n");
+    assert_eq!(status, Some(0));
+    assert_eq!(
+        out,
+        "response egaraguti\nresponse bbbbb/bbb/bbb/1/www/www/wwwww w 0 1\n"
+    );
+    let output = ternion(&["--variant", "chess"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("unknown variant 'chess'"));
+}
+
+#[test]
+fn quit_during_a_search_exits_at_once_with_status_0() {
+    // The search would run for ever; `quit` (and the end of input) must end it.
+    let (out, status) = serve(&[], "go infinite\nisready\nquit\n");
+    assert_eq!(status, Some(0));
+    assert!(out.contains("readyok\n"), "{out}");
+    assert_eq!(out.matches("bestmove ").count(), 1, "{out}");
+    let (out, status) = serve(&[], "go infinite\n");
+    assert_eq!(status, Some(0));
+    assert_eq!(out.matches("bestmove ").count(), 1, "{out}");
+}
