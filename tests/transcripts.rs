@@ -3,7 +3,8 @@
 //! A transcript is a list of lines: `> text` is sent to the engine; `< text` must be the
 //! next line it prints; `< text*` must be a line starting with `text`; `<* text` skips any
 //! number of lines starting with `text` (info lines of a search, say); `<.. text` skips
-//! lines up to and including one equal to `text`. `#` lines are comments. The info lines of
+//! lines up to and including one equal to `text` (a `<*` line must be followed by a `<`
+//! line, since it waits for the first line that does not match). `#` lines are comments. The info lines of
 //! a running search may come between any two replies, so `< text` passes over them unless
 //! `text` is itself an info line. After the last line, stdin is closed: the engine must exit with status 0 and
 //! print nothing more.
