@@ -67,35 +67,18 @@ pub const LINES: [&[u8]; 11] = [
     &[G1, G2, G6, G7],
 ];
 
-/// A leap: over which point, to which point (used while building the tables).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Leap {
-    over: u8,
-    to: u8,
-}
-
-/// The most leaps that start from one point (the apex has six).
-const MAX_LEAPS_FROM: usize = 8;
-
-/// The leaps that start from one point (used while building the tables).
-#[derive(Clone, Copy, Debug)]
-struct LeapsFrom {
-    count: usize,
-    leaps: [Leap; MAX_LEAPS_FROM],
-}
-
 /// `NEIGHBOURS[p]`: the points next to `p` along a line.
 pub static NEIGHBOURS: [u32; POINTS] = neighbours();
 
 /// `LEAP_TO[from][over]`: where the leap from `from` over `over` lands, or `NO_POINT`. A
 /// line through two neighbours is unique, so there is at most one such leap.
-pub static LEAP_TO: [[u8; POINTS]; POINTS] = leap_to();
+pub static LEAP_TO: [[u8; POINTS]; POINTS] = LEAPS.to;
 
 /// `JUMPABLE[p]`: the points a man on `p` can leap over; a quick test before the leap list.
-pub static JUMPABLE: [u32; POINTS] = jumpable();
+pub static JUMPABLE: [u32; POINTS] = LEAPS.jumpable;
 
 /// `LEAP_OVER[from][to]`: the jumped point of the leap from `from` to `to`, or `NO_POINT`.
-pub static LEAP_OVER: [[u8; POINTS]; POINTS] = leap_over();
+pub static LEAP_OVER: [[u8; POINTS]; POINTS] = LEAPS.over;
 
 /// Not a point.
 pub const NO_POINT: u8 = u8::MAX;
@@ -117,79 +100,42 @@ const fn neighbours() -> [u32; POINTS] {
     table
 }
 
-const fn leaps() -> [LeapsFrom; POINTS] {
-    let none = Leap {
-        over: NO_POINT,
-        to: NO_POINT,
+/// The three views of the 58 directed leaps, built together.
+struct LeapTables {
+    to: [[u8; POINTS]; POINTS],
+    over: [[u8; POINTS]; POINTS],
+    jumpable: [u32; POINTS],
+}
+
+const LEAPS: LeapTables = leap_tables();
+
+/// Every run of three consecutive points of a line is a leap, each way.
+const fn leap_tables() -> LeapTables {
+    let mut tables = LeapTables {
+        to: [[NO_POINT; POINTS]; POINTS],
+        over: [[NO_POINT; POINTS]; POINTS],
+        jumpable: [0; POINTS],
     };
-    let mut table = [LeapsFrom {
-        count: 0,
-        leaps: [none; MAX_LEAPS_FROM],
-    }; POINTS];
     let mut line = 0;
     while line < LINES.len() {
         let points = LINES[line];
         let mut i = 0;
         while i + 2 < points.len() {
             let (a, over, b) = (points[i], points[i + 1], points[i + 2]);
-            let forward = &mut table[a as usize];
-            forward.leaps[forward.count] = Leap { over, to: b };
-            forward.count += 1;
-            let backward = &mut table[b as usize];
-            backward.leaps[backward.count] = Leap { over, to: a };
-            backward.count += 1;
+            let ends = [(a, b), (b, a)];
+            let mut end = 0;
+            while end < ends.len() {
+                let (from, to) = (ends[end].0 as usize, ends[end].1);
+                tables.to[from][over as usize] = to;
+                tables.over[from][to as usize] = over;
+                tables.jumpable[from] |= 1 << over;
+                end += 1;
+            }
             i += 1;
         }
         line += 1;
     }
-    table
-}
-
-const fn jumpable() -> [u32; POINTS] {
-    let table = leaps();
-    let mut masks = [0u32; POINTS];
-    let mut from = 0;
-    while from < POINTS {
-        let mut i = 0;
-        while i < table[from].count {
-            masks[from] |= 1 << table[from].leaps[i].over;
-            i += 1;
-        }
-        from += 1;
-    }
-    masks
-}
-
-const fn leap_to() -> [[u8; POINTS]; POINTS] {
-    let table = leaps();
-    let mut to = [[NO_POINT; POINTS]; POINTS];
-    let mut from = 0;
-    while from < POINTS {
-        let mut i = 0;
-        while i < table[from].count {
-            let leap = table[from].leaps[i];
-            to[from][leap.over as usize] = leap.to;
-            i += 1;
-        }
-        from += 1;
-    }
-    to
-}
-
-const fn leap_over() -> [[u8; POINTS]; POINTS] {
-    let table = leaps();
-    let mut over = [[NO_POINT; POINTS]; POINTS];
-    let mut from = 0;
-    while from < POINTS {
-        let mut i = 0;
-        while i < table[from].count {
-            let leap = table[from].leaps[i];
-            over[from][leap.to as usize] = leap.over;
-            i += 1;
-        }
-        from += 1;
-    }
-    over
+    tables
 }
 
 /// The index of a point name such as `e4`.
