@@ -63,6 +63,8 @@ pub trait Session: Send {
     fn legal_moves(&self) -> Vec<String>;
     /// The perft count below each legal move, and the total.
     fn divide(&mut self, depth: u32) -> (Vec<(String, u64)>, u64);
+    /// A copy of the game (sharing the search's table), for work on another thread.
+    fn snapshot(&self) -> Box<dyn Session>;
     /// Forgets what the search learned.
     fn clear_hash(&mut self);
     fn resize_hash(&mut self, mib: usize);
@@ -186,6 +188,14 @@ impl<G: GameText> Session for GameSession<G> {
             counts.iter().map(|c| c.1).sum()
         };
         (if depth == 0 { Vec::new() } else { counts }, total)
+    }
+
+    fn snapshot(&self) -> Box<dyn Session> {
+        Box::new(GameSession::<G> {
+            game: self.game.clone(),
+            forfeit: self.forfeit,
+            searcher: Arc::clone(&self.searcher),
+        })
     }
 
     fn clear_hash(&mut self) {

@@ -191,10 +191,10 @@ fn hostile_input_never_breaks_the_daemon() {
                 "step {step}: {shown:?} changed the position"
             );
         }
+        // Background work (a search, perft) may print around it, but `readyok` must come.
         let ready = harness.send("isready");
-        assert_eq!(
-            ready.last().map(String::as_str),
-            Some("readyok"),
+        assert!(
+            ready.iter().any(|l| l == "readyok"),
             "step {step}: {shown:?}"
         );
         if step % 50 == 0 {

@@ -1,13 +1,14 @@
 //! The daemon's state and its answer to every command: one game session, the options, and
 //! the search running on its worker thread, if any.
 //!
-//! Every reply goes through the line sink. Bad input gets exactly one
+//! Every reply goes through the line sink. Searches, `go perft` and `bench` run on a worker
+//! thread, so that `isready`, `stop` and `query` are answered meanwhile. Bad input gets exactly one
 //! `info string error <kind>: <detail>` line and changes nothing (but an illegal move in
 //! `position ... moves`, which forfeits the game as the protocol says).
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::thread::JoinHandle;
+use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
 use super::command::{Command, GoCommand, PositionCommand, Query};
@@ -260,13 +261,30 @@ impl Daemon {
         self.search = Some((flags, handle));
     }
 
+    /// Runs `job` on a worker thread like a search: the daemon is busy until the job's last
+    /// line (which it returns) is out.
+    fn in_background(&mut self, job: impl FnOnce(&Sink) -> String + Send + 'static) {
+        let flags = SearchFlags::default();
+        let done = Arc::clone(&flags.done);
+        let sink = Arc::clone(&self.sink);
+        let handle = thread::spawn(move || {
+            let last = job(&sink);
+            done.store(true, Ordering::Release);
+            sink(last);
+        });
+        self.search = Some((flags, handle));
+    }
+
     fn perft(&mut self, depth: u32) {
-        let (counts, total) = self.session.divide(depth);
-        for (mv, count) in counts {
-            self.say(format!("{mv}: {count}"));
-        }
-        self.say("");
-        self.say(format!("Nodes searched: {total}"));
+        let mut session = self.session.snapshot();
+        self.in_background(move |sink| {
+            let (counts, total) = session.divide(depth);
+            for (mv, count) in counts {
+                sink(format!("{mv}: {count}"));
+            }
+            sink(String::new());
+            format!("Nodes searched: {total}")
+        });
     }
 
     fn query(&self, query: Query) {
@@ -319,13 +337,14 @@ impl Daemon {
         self.say(format!("Result: {}", result_word(self.session.result())));
     }
 
-    fn bench(&self, depth: Option<u32>) {
+    fn bench(&mut self, depth: Option<u32>) {
         if depth == Some(0) {
             return self.error("bad-arguments", "bench: the depth must be at least 1");
         }
-        let sink = Arc::clone(&self.sink);
-        let totals = crate::bench::run(depth, &mut |line| sink(line));
-        self.say(format!("{} nodes {} nps", totals.nodes, totals.nps));
+        self.in_background(move |sink| {
+            let totals = crate::bench::run(depth, &mut |line| sink(line));
+            format!("{} nodes {} nps", totals.nodes, totals.nps)
+        });
     }
 
     fn help(&self) {
