@@ -67,6 +67,19 @@ impl Daemon {
         }
     }
 
+    /// Before the process exits: stops any search and gives it a moment to say its
+    /// `bestmove`, but does not wait for work that cannot be stopped (a deep `go perft`).
+    pub fn stop_for_exit(&mut self) {
+        const GRACE: Duration = Duration::from_millis(200);
+        if let Some((flags, handle)) = &self.search {
+            flags.stop.store(true, Ordering::Relaxed);
+            let started = std::time::Instant::now();
+            while !handle.is_finished() && started.elapsed() < GRACE {
+                thread::sleep(Duration::from_millis(1));
+            }
+        }
+    }
+
     /// Handles one input line; `false` means quit.
     pub fn handle(&mut self, line: &str) -> bool {
         let command = match Command::parse(line) {
@@ -101,6 +114,7 @@ impl Daemon {
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::NewGame => {
                 self.session.clear_hash();
+                // The start position with no moves cannot be refused.
                 let _ = self.session.set_position(None, &[]);
             }
             Command::Position(position) => self.position(position),
@@ -112,7 +126,7 @@ impl Daemon {
                 }
             }
             Command::Quit => {
-                self.stop_search();
+                self.stop_for_exit();
                 return false;
             }
             Command::Query(query) => self.query(query),

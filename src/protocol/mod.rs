@@ -51,5 +51,5 @@ pub fn serve(variant: Variant) {
         }
     }
     // End of input means quit.
-    daemon.stop_search();
+    daemon.stop_for_exit();
 }
