@@ -5,75 +5,131 @@
 //! piece can get home: a piece that advanced `s` squares waits `s` turns, so a piece of power
 //! `p` moves at most once every `p + 1` turns. Terms, each as (side to move) minus
 //! (opponent):
-//! - turns needed: the larger of those two bounds (a piece whose power does not divide its
-//!   distance must divide on the way, which costs about two more moves), with the total of
-//!   moves as a small second term so that every move forward counts;
-//! - send-back threat: the best capture the side could make next turn, counted as the moves
-//!   and squares it would cost the opponent (half for the side not to move, who must wait).
+//! - turns needed: the larger of those two bounds, with the total of moves as a small second
+//!   term so that every move forward counts; each piece's moves and turns are the exact
+//!   minima of [`race`], divisions included;
+//! - send-back threat: the best capture the side can make, counted as the moves and squares
+//!   it would cost the opponent, by an attacker that gets its turn before its victims can
+//!   leave (free now, or thawing sooner);
+//! - exposure: how close each piece is to an enemy piece behind it that can land on it.
 
 use super::army::{Army, END, Piece};
+use super::race;
 use super::{Lerontenin, LeronteninMove};
-use crate::game::{BitSet, Player};
+use crate::game::Player;
 
 /// One turn of the race.
 const TURN: i32 = 30;
 /// One move still needed, beyond what the turns count.
 const MOVE: i32 = 8;
-/// A division on the way: the turn it takes and an extra move of the parts.
-const DIVISION_MOVES: i32 = 2;
-/// The SINGLE's average step (it chooses 1 or P(c), which cycles through 1..7).
-const SINGLE_STEP: i32 = 3;
 const THREAT_PIECE: i32 = TURN;
 const THREAT_SQUARE: i32 = 2;
 const TEMPO: i32 = 20;
+const EXPOSURE_DIVISOR: i32 = 4;
 
 impl Lerontenin {
     pub(super) fn static_eval(&self) -> i32 {
         let us = self.core.side;
         let them = us.opponent();
         let threat = |player: Player| self.best_send_back(player);
-        self.side_score(us) - self.side_score(them) + threat(us) - threat(them) / 2 + TEMPO
+        let exposure = |player: Player| self.exposure(player);
+        self.side_score(us) - self.side_score(them) + threat(us) - threat(them)
+            + (exposure(them) - exposure(us)) / EXPOSURE_DIVISOR
+            + TEMPO
     }
 
     fn side_score(&self, player: Player) -> i32 {
         let army = self.army(player);
         let mut total_moves = 0;
         let mut slowest = 0;
-        for piece in army.pieces() {
-            let moves = moves_needed(piece);
-            total_moves += moves;
-            if moves > 0 {
-                let step = if piece.label.is_single() {
-                    SINGLE_STEP
-                } else {
-                    piece.power as i32
-                };
-                slowest = slowest.max(piece.freeze as i32 + (moves - 1) * (step + 1) + 1);
-            }
+        for piece in army.pieces().iter().filter(|p| p.square < END) {
+            let (moves, turns) = if piece.label.is_single() {
+                let count = army.single_moves;
+                (
+                    race::single_moves_to_finish(piece.square, count),
+                    race::single_turns_to_finish(piece.square, count),
+                )
+            } else {
+                (
+                    race::moves_to_finish(piece.power, piece.square),
+                    race::turns_to_finish(piece.power, piece.square),
+                )
+            };
+            total_moves += moves as i32;
+            slowest = slowest.max(piece.freeze as i32 + turns as i32);
         }
         -(total_moves.max(slowest) * TURN + total_moves * MOVE)
     }
 
-    /// The most `player` could cost the opponent with one forward move of a piece that is
-    /// free now: each piece thrown back costs about a move, each square a little more.
+    /// The most `player` could cost the opponent with one forward move: each piece thrown
+    /// back costs about a move, each square a little more. An attacker need not be free now:
+    /// it counts when it is lined up on a square (its step away) and gets its turn before the
+    /// pieces standing there can leave, which is how equal pieces end up chasing each other.
     fn best_send_back(&self, player: Player) -> i32 {
         let army = self.army(player);
         let opponents = self.army(player.opponent());
+        // The attacker's turn k comes before the victim's turn k when the attacker is to move.
+        let attacker_first = self.core.side == player;
         let mut best = 0;
-        for index in army.free().squares() {
-            let piece = army.piece(index);
-            let mut steps = [piece.power, 0];
-            if piece.label.is_single() {
+        for attacker in army.pieces().iter().filter(|p| p.square < END) {
+            let mut steps = [attacker.power, 0];
+            if attacker.label.is_single() {
                 steps[1] = army.single_power();
             }
             for step in steps.into_iter().filter(|&s| s > 0) {
-                let target = piece.square + step;
-                if (1..END).contains(&target) && opponents.count_on(target) > 0 {
-                    best = best.max(cost_of_send_back(opponents, target));
+                let target = attacker.square + step;
+                if !(1..END).contains(&target) || opponents.count_on(target) == 0 {
+                    continue;
                 }
+                let caught = |victim: &&Piece| {
+                    victim.square == target
+                        && if attacker_first {
+                            attacker.freeze <= victim.freeze
+                        } else {
+                            attacker.freeze < victim.freeze
+                        }
+                };
+                let cost: i32 = opponents
+                    .pieces()
+                    .iter()
+                    .filter(caught)
+                    .map(|p| cost_of_send_back(opponents, p))
+                    .sum();
+                best = best.max(cost);
             }
         }
         best
+    }
+
+    /// How exposed `player`'s pieces are to being thrown back later: a piece is in the line
+    /// of an enemy piece behind it whose steps can land on its square (a fixed-power piece
+    /// only ever stands on squares its power divides, unless thrown back from near 0, so the
+    /// lines are few), the nearer the more. Each piece counts its worst line.
+    fn exposure(&self, player: Player) -> i32 {
+        let army = self.army(player);
+        let enemies = self.army(player.opponent());
+        let mut total = 0;
+        for piece in army
+            .pieces()
+            .iter()
+            .filter(|p| p.square < END && p.square > 0)
+        {
+            let mut worst = 0;
+            for enemy in enemies.pieces().iter().filter(|e| e.square < piece.square) {
+                let gap = (piece.square - enemy.square) as i32;
+                let steps = if enemy.label.is_single() {
+                    // The SINGLE can step 1 any time: it reaches every square, slowly.
+                    gap
+                } else if gap % enemy.power as i32 == 0 {
+                    gap / enemy.power as i32
+                } else {
+                    continue;
+                };
+                worst = worst.max(cost_of_send_back(army, piece) / steps);
+            }
+            total += worst;
+        }
+        total
     }
 
     pub(super) fn captures(&self, mv: LeronteninMove) -> bool {
@@ -86,30 +142,7 @@ impl Lerontenin {
     }
 }
 
-/// The moves a piece still needs to finish.
-fn moves_needed(piece: &Piece) -> i32 {
-    let distance = (END - piece.square) as i32;
-    if distance == 0 {
-        return 0;
-    }
-    let step = if piece.label.is_single() {
-        SINGLE_STEP
-    } else {
-        piece.power as i32
-    };
-    let moves = (distance + step - 1) / step;
-    if piece.label.is_single() || distance % step == 0 {
-        moves
-    } else {
-        moves + DIVISION_MOVES
-    }
-}
-
-/// What a landing on `square` would cost the pieces of `army` standing there.
-fn cost_of_send_back(army: &Army, square: u8) -> i32 {
-    army.pieces()
-        .iter()
-        .filter(|p| p.square == square)
-        .map(|p| THREAT_PIECE + army.send_back_distance(p).min(square) as i32 * THREAT_SQUARE)
-        .sum()
+/// What being thrown back costs `piece` of `army`.
+fn cost_of_send_back(army: &Army, piece: &Piece) -> i32 {
+    THREAT_PIECE + army.send_back_distance(piece).min(piece.square) as i32 * THREAT_SQUARE
 }

@@ -12,6 +12,7 @@
 
 pub mod army;
 mod eval;
+mod race;
 mod text;
 
 use std::sync::LazyLock;
