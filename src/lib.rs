@@ -10,9 +10,11 @@
 //! - [`engine`]: the protocol-free facade: a game session of a variant chosen at run time,
 //!   its search on a worker thread, output through a line sink;
 //! - [`protocol`]: the text protocol: commands, the daemon's state, the serve loop;
-//! - [`bench`]: the fixed search workload whose node count signs the search's behaviour.
+//! - [`bench`]: the fixed search workload whose node count signs the search's behaviour;
+//! - [`arena`]: engine-vs-engine matches between child processes, refereed by the rules.
 #![forbid(unsafe_code)]
 
+pub mod arena;
 pub mod bench;
 pub mod engine;
 pub mod game;

@@ -39,6 +39,12 @@ enum Command {
     /// Prints one line per position and, last, "<N> nodes <M> nps". N is the same on every
     /// run and machine: it changes only when the search's behaviour changes.
     Bench(cli::bench::BenchArgs),
+    /// Play engine-vs-engine games, refereed by the rules library.
+    ///
+    /// Prints one progress line per game on stderr (result, W/D/L, score, Elo) and a summary
+    /// on stdout: W/D/L, score, Elo with its 95% interval, draw ratio, results by colour,
+    /// average length, the SPRT state, and every game lost other than by the rules.
+    Match(cli::arena::MatchArgs),
 }
 
 /// Serves the protocol, starting with `variant`.
@@ -71,6 +77,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => cli::perft::run(&args),
         Some(Command::Analyze(args)) => cli::analyze::run(&args),
         Some(Command::Bench(args)) => cli::bench::run(&args),
+        Some(Command::Match(args)) => cli::arena::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

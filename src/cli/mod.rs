@@ -1,6 +1,7 @@
 //! Subcommands of the `ternion` binary and what they share: one-line errors, exit status 2.
 
 pub mod analyze;
+pub mod arena;
 pub mod bench;
 pub mod perft;
 mod position;

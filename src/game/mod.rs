@@ -130,6 +130,12 @@ pub trait Game: Clone + Eq + Debug + Send + 'static {
     /// (100 is about one piece). Only meaningful while the game is in play.
     fn evaluate(&self) -> i32;
 
+    /// The result when `flagged` runs out of time, for a match referee. Most games score a
+    /// flag fall as a loss; a game whose rules say otherwise overrides this.
+    fn flag_fall(&self, flagged: Player) -> Outcome {
+        Outcome::Win(flagged.opponent())
+    }
+
     /// Whether this position (as the repetition rule compares positions) occurred before in
     /// the game. The search scores such a position as a draw: if repeating it once were good
     /// for either side it would be good again, so play would go round to the third time.

@@ -525,6 +525,28 @@ impl Game for Lerontenin {
         self.captures(mv)
     }
 
+    /// Rule 15: with no piece of either side on 98 the flagged side loses; otherwise the
+    /// larger square total wins and equal totals draw.
+    fn flag_fall(&self, flagged: Player) -> Outcome {
+        let anyone_home = Player::BOTH.iter().any(|&p| {
+            self.army(p)
+                .pieces()
+                .iter()
+                .any(|piece| piece.square == END)
+        });
+        if !anyone_home {
+            return Outcome::Win(flagged.opponent());
+        }
+        match self
+            .square_total(Player::P1)
+            .cmp(&self.square_total(Player::P2))
+        {
+            std::cmp::Ordering::Greater => Outcome::Win(Player::P1),
+            std::cmp::Ordering::Less => Outcome::Win(Player::P2),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        }
+    }
+
     fn repeats_earlier_position(&self) -> bool {
         self.occurs_at_least(2)
     }

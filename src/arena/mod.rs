@@ -1,0 +1,436 @@
+//! Engine-vs-engine matches with a referee that knows the rules.
+//!
+//! - [`process`]: an engine as a child process, with a timeout on every answer;
+//! - [`referee`]: one game between two processes, every move checked by the rules library;
+//! - [`record`]: the record of each game, written and read back;
+//! - [`stats`]: score, Elo with its interval, and the sequential test;
+//! - this module: the schedule (openings, colours), the workers that play games side by
+//!   side, live progress, and the summary.
+//!
+//! Game `2k` and game `2k + 1` share opening `k` (random plies drawn from the seed) with the
+//! colours swapped; the first engine plays p1 in even games. Each worker owns one process of
+//! each engine and restarts an engine that failed in a game, so a crash or a hang costs one
+//! game, not the match.
+
+pub mod process;
+pub mod record;
+pub mod referee;
+pub mod stats;
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+
+use self::process::EngineProcess;
+use self::record::{GameRecord, Termination, outcome_name};
+use self::referee::{Patience, TimeControl};
+use self::stats::{Sprt, SprtDecision, SprtState, Tally};
+use crate::game::{GameText, GameVisitor, Outcome, Player, Variant};
+
+/// One engine of a match: how to start it and the options to set after the handshake.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    pub command: String,
+    pub options: Vec<(String, String)>,
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub engines: [EngineSpec; 2],
+    pub variant: Variant,
+    pub games: u32,
+    pub limits: TimeControl,
+    /// Games played at once, each with its own pair of processes.
+    pub concurrency: usize,
+    /// Random plies from the start before the engines take over.
+    pub opening_plies: u32,
+    pub seed: u64,
+    pub sprt: Option<Sprt>,
+    pub records: Option<PathBuf>,
+    pub patience: Patience,
+    /// The wait for `ugiok` when an engine starts.
+    pub handshake_timeout: Duration,
+}
+
+/// A game that ended other than by the rules: which engine failed and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    pub game: u32,
+    /// 0 for the first engine, 1 for the second.
+    pub engine: usize,
+    pub termination: Termination,
+}
+
+/// The result of a match, from the first engine's point of view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchSummary {
+    pub names: [String; 2],
+    pub tally: Tally,
+    /// The first engine's results when it played p1, and when it played p2.
+    pub by_colour: [Tally; 2],
+    pub failures: Vec<Failure>,
+    pub total_plies: u64,
+    pub sprt: Option<SprtState>,
+}
+
+impl MatchSummary {
+    /// Plies per game, openings included.
+    pub fn average_length(&self) -> f64 {
+        self.total_plies as f64 / self.tally.games().max(1) as f64
+    }
+
+    /// The summary for people, several lines.
+    pub fn report(&self) -> String {
+        let mut out = String::new();
+        let tally = &self.tally;
+        let line = |out: &mut String, text: String| {
+            out.push_str(&text);
+            out.push('\n');
+        };
+        line(
+            &mut out,
+            format!(
+                "{} vs {}: {} games",
+                self.names[0],
+                self.names[1],
+                tally.games()
+            ),
+        );
+        line(
+            &mut out,
+            format!(
+                "W/D/L {}/{}/{}  score {}  draws {}",
+                tally.wins,
+                tally.draws,
+                tally.losses,
+                percent(tally.score()),
+                percent(tally.draw_ratio())
+            ),
+        );
+        if let Some(elo) = tally.elo() {
+            line(&mut out, format!("Elo {elo} (95%)"));
+        }
+        for (colour, tally) in ["p1", "p2"].iter().zip(&self.by_colour) {
+            line(
+                &mut out,
+                format!(
+                    "as {colour}: W/D/L {}/{}/{}  score {}",
+                    tally.wins,
+                    tally.draws,
+                    tally.losses,
+                    percent(tally.score())
+                ),
+            );
+        }
+        line(
+            &mut out,
+            format!(
+                "average length {:.1} plies (openings included)",
+                self.average_length()
+            ),
+        );
+        if let Some(sprt) = &self.sprt {
+            line(&mut out, format!("SPRT {sprt}"));
+        }
+        if self.failures.is_empty() {
+            line(&mut out, "every game ended by the rules".to_owned());
+        }
+        for failure in &self.failures {
+            line(
+                &mut out,
+                format!(
+                    "game {}: {} lost: {}",
+                    failure.game, self.names[failure.engine], failure.termination
+                ),
+            );
+        }
+        out
+    }
+}
+
+fn percent(share: Option<f64>) -> String {
+    share.map_or("-".to_owned(), |s| format!("{:.1}%", s * 100.0))
+}
+
+/// Runs a match; `progress` gets one line after every game. Errors: the records file cannot
+/// be written.
+pub fn run_match(
+    config: &MatchConfig,
+    progress: &mut dyn FnMut(&str),
+) -> Result<MatchSummary, String> {
+    config.variant.dispatch(Runner { config, progress })
+}
+
+struct Runner<'a> {
+    config: &'a MatchConfig,
+    progress: &'a mut dyn FnMut(&str),
+}
+
+impl GameVisitor for Runner<'_> {
+    type Output = Result<MatchSummary, String>;
+    fn visit<G: GameText>(self) -> Self::Output {
+        run::<G>(self.config, self.progress)
+    }
+}
+
+/// What a worker reports for each game.
+struct Played {
+    record: GameRecord,
+    /// The colour the first engine had.
+    first_engine_as: Player,
+    names: [String; 2],
+}
+
+fn run<G: GameText>(
+    config: &MatchConfig,
+    progress: &mut dyn FnMut(&str),
+) -> Result<MatchSummary, String> {
+    let mut records = match &config.records {
+        Some(path) => {
+            Some(BufWriter::new(File::create(path).map_err(|e| {
+                format!("cannot write records to {}: {e}", path.display())
+            })?))
+        }
+        None => None,
+    };
+    let next_game = AtomicU32::new(0);
+    let stop = AtomicBool::new(false);
+    let (sender, results) = mpsc::channel::<Played>();
+    let mut summary = MatchSummary {
+        names: config.engines.clone().map(|e| e.command),
+        tally: Tally::default(),
+        by_colour: [Tally::default(); 2],
+        failures: Vec::new(),
+        total_plies: 0,
+        sprt: config.sprt.map(|s| s.state(&Tally::default())),
+    };
+    let mut write_error = None;
+    thread::scope(|scope| {
+        for _ in 0..config.concurrency.clamp(1, config.games.max(1) as usize) {
+            let sender = sender.clone();
+            let (next_game, stop) = (&next_game, &stop);
+            scope.spawn(move || worker::<G>(config, next_game, stop, sender));
+        }
+        drop(sender);
+        for played in results {
+            summary.names = played.names.clone();
+            account(&mut summary, &played);
+            if let Some(sprt) = &config.sprt {
+                let state = sprt.state(&summary.tally);
+                summary.sprt = Some(state);
+                if state.decision != SprtDecision::Continue {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            if let Some(out) = records.as_mut()
+                && write_error.is_none()
+                && let Err(e) = write!(out, "{}", played.record).and_then(|()| out.flush())
+            {
+                write_error = Some(format!("cannot write records: {e}"));
+                stop.store(true, Ordering::Relaxed);
+            }
+            progress(&progress_line(config, &summary, &played));
+        }
+    });
+    match write_error {
+        Some(error) => Err(error),
+        None => Ok(summary),
+    }
+}
+
+/// Adds one game to the summary.
+fn account(summary: &mut MatchSummary, played: &Played) {
+    let record = &played.record;
+    let first = played.first_engine_as;
+    let colour = &mut summary.by_colour[first.index()];
+    for tally in [&mut summary.tally, colour] {
+        match record.outcome {
+            Outcome::Win(winner) if winner == first => tally.wins += 1,
+            Outcome::Win(_) => tally.losses += 1,
+            Outcome::Draw => tally.draws += 1,
+        }
+    }
+    summary.total_plies += (record.opening.len() + record.moves.len()) as u64;
+    if let Some(culprit) = record.termination.culprit() {
+        summary.failures.push(Failure {
+            game: record.number,
+            engine: if culprit == first { 0 } else { 1 },
+            termination: record.termination.clone(),
+        });
+    }
+}
+
+fn progress_line(config: &MatchConfig, summary: &MatchSummary, played: &Played) -> String {
+    let record = &played.record;
+    let tally = &summary.tally;
+    let mut line = format!(
+        "game {}/{}: {} - {}: {} ({}), {} plies | {} score {}",
+        record.number,
+        config.games,
+        record.players[0],
+        record.players[1],
+        outcome_name(record.outcome),
+        record.termination,
+        record.opening.len() + record.moves.len(),
+        tally,
+        percent(tally.score()),
+    );
+    if let Some(elo) = tally.elo() {
+        line.push_str(&format!(" Elo {elo}"));
+    }
+    if let Some(sprt) = &summary.sprt {
+        line.push_str(&format!(" | {sprt}"));
+    }
+    line
+}
+
+/// Takes games from the shared counter until the match is over, playing each with its own
+/// pair of engine processes.
+fn worker<G: GameText>(
+    config: &MatchConfig,
+    next_game: &AtomicU32,
+    stop: &AtomicBool,
+    results: mpsc::Sender<Played>,
+) {
+    let mut engines: [Option<EngineProcess>; 2] = [None, None];
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let index = next_game.fetch_add(1, Ordering::Relaxed);
+        if index >= config.games {
+            break;
+        }
+        let played = play_scheduled::<G>(config, index, &mut engines);
+        if results.send(played).is_err() {
+            break;
+        }
+    }
+    for engine in engines.into_iter().flatten() {
+        engine.quit();
+    }
+}
+
+/// Plays game `index` of the schedule; restarts engines as needed, and drops the process of
+/// an engine that failed so that the next game starts it afresh.
+fn play_scheduled<G: GameText>(
+    config: &MatchConfig,
+    index: u32,
+    engines: &mut [Option<EngineProcess>; 2],
+) -> Played {
+    let first_engine_as = Player::BOTH[index as usize % 2];
+    // The engine index playing each colour: [p1's engine, p2's engine].
+    let seats = match first_engine_as {
+        Player::P1 => [0, 1],
+        Player::P2 => [1, 0],
+    };
+    let opening = opening::<G>(config.seed, index / 2, config.opening_plies);
+    let mut game = G::start();
+    game.play_moves(opening.iter().map(String::as_str))
+        .expect("openings are drawn from legal moves");
+    let start = game.position_string();
+    let mut started = Ok(());
+    for (colour, &seat) in Player::BOTH.iter().zip(&seats) {
+        if engines[seat].is_none() {
+            match launch(config, seat) {
+                Ok(engine) => engines[seat] = Some(engine),
+                Err(detail) => {
+                    started = Err(Termination::StartFailure {
+                        by: *colour,
+                        detail,
+                    });
+                    break;
+                }
+            }
+        }
+    }
+    let names = [0, 1].map(|seat| {
+        engines[seat]
+            .as_ref()
+            .map_or(config.engines[seat].command.clone(), |e| e.name.clone())
+    });
+    let verdict = match started {
+        Err(termination) => {
+            let loser = termination.culprit().unwrap_or(Player::P1);
+            referee::Verdict {
+                outcome: Outcome::Win(loser.opponent()),
+                termination,
+                moves: Vec::new(),
+                final_position: start.clone(),
+            }
+        }
+        Ok(()) => {
+            let [first, second] = engines;
+            let (first, second) = (
+                first.as_mut().expect("started"),
+                second.as_mut().expect("started"),
+            );
+            let seated = match first_engine_as {
+                Player::P1 => [first, second],
+                Player::P2 => [second, first],
+            };
+            referee::play(game, &opening, seated, config.limits, config.patience)
+        }
+    };
+    if let Some(culprit) = verdict.termination.culprit() {
+        engines[seats[culprit.index()]] = None;
+    }
+    Played {
+        record: GameRecord {
+            number: index + 1,
+            variant: config.variant,
+            players: seats.map(|seat| names[seat].clone()),
+            opening,
+            start,
+            moves: verdict.moves,
+            outcome: verdict.outcome,
+            termination: verdict.termination,
+            final_position: verdict.final_position,
+        },
+        first_engine_as,
+        names,
+    }
+}
+
+/// Starts engine `seat`, sets the variant and its options, and waits until it is ready.
+fn launch(config: &MatchConfig, seat: usize) -> Result<EngineProcess, String> {
+    let spec = &config.engines[seat];
+    let mut engine = EngineProcess::start(&spec.command, config.handshake_timeout)?;
+    let mut setup = engine.set_option("UCI_Variant", config.variant.name());
+    for (name, value) in &spec.options {
+        setup = setup.and_then(|()| engine.set_option(name, value));
+    }
+    setup
+        .and_then(|()| engine.ping(config.patience.answer_timeout))
+        .map_err(|e| format!("no readyok after the options ({e:?})"))?;
+    Ok(engine)
+}
+
+/// Opening `pair`: `plies` random legal moves from the start, drawn from the seed, avoiding
+/// openings that end the game. The same seed and pair always give the same opening.
+pub fn opening<G: GameText>(seed: u64, pair: u32, plies: u32) -> Vec<String> {
+    const ATTEMPTS: u32 = 100;
+    let mut rng =
+        fastrand::Rng::with_seed(seed ^ (u64::from(pair) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut moves = Vec::new();
+    for _ in 0..ATTEMPTS {
+        let mut game = G::start();
+        let mut line = Vec::new();
+        while line.len() < plies as usize && game.outcome().is_none() {
+            moves.clear();
+            game.generate_moves(&mut moves);
+            let mv = moves[rng.usize(..moves.len())];
+            line.push(game.move_string(mv));
+            game.make_move(mv);
+        }
+        if game.outcome().is_none() {
+            return line;
+        }
+    }
+    Vec::new()
+}

@@ -1,0 +1,244 @@
+//! Game records: what a match writes for every game, and how to read it back.
+//!
+//! One block per game: tag lines `[Name "value"]` (the game number, the variant, the
+//! engines, the opening, the start position after it, the result and its reason, the final
+//! position and the number of plies), then the engines' moves, several to a line, then a
+//! blank line. Tag values escape `"` and `\` with a backslash. Moves are in the game's own
+//! notation, so a record replays with nothing but the rules library.
+
+use std::fmt;
+
+use crate::game::{Outcome, Player, Variant};
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// By the rules of the game (a win, or a draw rule).
+    Rules,
+    /// The side to move sent a move that does not parse or is not legal.
+    IllegalMove { by: Player, text: String },
+    /// The side to move answered `bestmove (none)` in a position with legal moves.
+    NoMove { by: Player },
+    /// The engine's process ended.
+    Crash { by: Player },
+    /// No `bestmove` (or no handshake answer) within the time allowed.
+    Hang { by: Player },
+    /// The engine used more than its clock (or its fixed move time).
+    FlagFall { by: Player },
+    /// The engine could not be started or did not complete the handshake.
+    StartFailure { by: Player, detail: String },
+}
+
+impl Termination {
+    /// Whether the game ended other than by its rules: a loss to count among the failures.
+    pub fn is_failure(&self) -> bool {
+        !matches!(self, Termination::Rules)
+    }
+
+    /// The side whose engine failed, if one did.
+    pub fn culprit(&self) -> Option<Player> {
+        match *self {
+            Termination::Rules => None,
+            Termination::IllegalMove { by, .. }
+            | Termination::NoMove { by }
+            | Termination::Crash { by }
+            | Termination::Hang { by }
+            | Termination::FlagFall { by }
+            | Termination::StartFailure { by, .. } => Some(by),
+        }
+    }
+}
+
+/// `p1` or `p2`, as the protocol names the players.
+pub fn player_name(player: Player) -> &'static str {
+    match player {
+        Player::P1 => "p1",
+        Player::P2 => "p2",
+    }
+}
+
+/// `p1win`, `p2win` or `draw`, as the protocol names results.
+pub fn outcome_name(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Win(Player::P1) => "p1win",
+        Outcome::Win(Player::P2) => "p2win",
+        Outcome::Draw => "draw",
+    }
+}
+
+fn parse_outcome(text: &str) -> Option<Outcome> {
+    match text {
+        "p1win" => Some(Outcome::Win(Player::P1)),
+        "p2win" => Some(Outcome::Win(Player::P2)),
+        "draw" => Some(Outcome::Draw),
+        _ => None,
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Termination::Rules => f.write_str("rules"),
+            Termination::IllegalMove { by, text } => {
+                write!(f, "illegal move by {}: {text}", player_name(*by))
+            }
+            Termination::NoMove { by } => {
+                write!(f, "no move by {} in a live position", player_name(*by))
+            }
+            Termination::Crash { by } => write!(f, "{} crashed", player_name(*by)),
+            Termination::Hang { by } => write!(f, "{} did not answer", player_name(*by)),
+            Termination::FlagFall { by } => write!(f, "{} lost on time", player_name(*by)),
+            Termination::StartFailure { by, detail } => {
+                write!(f, "{} failed to start: {detail}", player_name(*by))
+            }
+        }
+    }
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// 1-based, in the order the games were scheduled.
+    pub number: u32,
+    pub variant: Variant,
+    /// The engines' names, p1 first.
+    pub players: [String; 2],
+    /// The opening moves played from the game's start before the engines took over.
+    pub opening: Vec<String>,
+    /// The position string after the opening: where the engines started.
+    pub start: String,
+    /// The engines' moves from `start`.
+    pub moves: Vec<String>,
+    pub outcome: Outcome,
+    pub termination: Termination,
+    /// The position string at the end.
+    pub final_position: String,
+}
+
+/// Moves per line in the move section.
+const MOVES_PER_LINE: usize = 12;
+
+fn escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+fn unescape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut chars = value.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            out.extend(chars.next());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+impl fmt::Display for GameRecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tags = [
+            ("Game", self.number.to_string()),
+            ("Variant", self.variant.to_string()),
+            ("P1", self.players[0].clone()),
+            ("P2", self.players[1].clone()),
+            ("Opening", self.opening.join(" ")),
+            ("Start", self.start.clone()),
+            ("Result", outcome_name(self.outcome).to_owned()),
+            ("Reason", self.termination.to_string()),
+            ("Final", self.final_position.clone()),
+            ("Plies", self.moves.len().to_string()),
+        ];
+        for (name, value) in tags {
+            writeln!(f, "[{name} \"{}\"]", escape(&value))?;
+        }
+        for line in self.moves.chunks(MOVES_PER_LINE) {
+            writeln!(f, "{}", line.join(" "))?;
+        }
+        writeln!(f)
+    }
+}
+
+/// A record as read back: the tags by name and the moves. Enough to replay the game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ParsedRecord {
+    pub tags: Vec<(String, String)>,
+    pub moves: Vec<String>,
+}
+
+impl ParsedRecord {
+    /// The value of tag `name`, if present.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The recorded result.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.tag("Result").and_then(parse_outcome)
+    }
+}
+
+/// Reads every record of a records file, in order.
+pub fn parse_records(text: &str) -> Result<Vec<ParsedRecord>, String> {
+    let mut records = Vec::new();
+    let mut current = ParsedRecord::default();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            if !current.tags.is_empty() {
+                records.push(std::mem::take(&mut current));
+            }
+        } else if let Some(tag) = line.strip_prefix('[') {
+            let parsed = tag
+                .strip_suffix("\"]")
+                .and_then(|t| t.split_once(" \""))
+                .ok_or_else(|| format!("line {}: malformed tag '{line}'", index + 1))?;
+            current.tags.push((parsed.0.to_owned(), unescape(parsed.1)));
+        } else {
+            current
+                .moves
+                .extend(line.split_whitespace().map(str::to_owned));
+        }
+    }
+    if !current.tags.is_empty() {
+        records.push(current);
+    }
+    Ok(records)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_reads_back_as_written() {
+        let record = GameRecord {
+            number: 7,
+            variant: Variant::Egaraguti,
+            players: ["one \"quoted\" name".to_owned(), "two\\back".to_owned()],
+            opening: vec!["e3e4".to_owned()],
+            start: "bbbbb/bbb/bbb/1/www/www/wwwww w 0 1".to_owned(),
+            moves: (0..30).map(|i| format!("m{i}")).collect(),
+            outcome: Outcome::Win(Player::P2),
+            termination: Termination::IllegalMove {
+                by: Player::P1,
+                text: "zz".to_owned(),
+            },
+            final_position: "x".to_owned(),
+        };
+        let text = format!("{record}{record}");
+        let parsed = parse_records(&text).expect("well formed");
+        assert_eq!(parsed.len(), 2);
+        assert_eq!(parsed[0], parsed[1]);
+        assert_eq!(parsed[0].tag("P1"), Some("one \"quoted\" name"));
+        assert_eq!(parsed[0].tag("P2"), Some("two\\back"));
+        assert_eq!(parsed[0].tag("Reason"), Some("illegal move by p1: zz"));
+        assert_eq!(parsed[0].outcome(), Some(Outcome::Win(Player::P2)));
+        assert_eq!(parsed[0].moves, record.moves);
+        assert_eq!(parsed[0].tag("Plies"), Some("30"));
+        assert!(parse_records("[Broken tag\n").is_err());
+    }
+}

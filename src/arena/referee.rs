@@ -1,0 +1,290 @@
+//! The referee: plays one game between two engine processes and judges every move with the
+//! rules library, never with the engines' word.
+//!
+//! Each turn the engine to move gets the whole game as `position startpos moves ...` (so it
+//! sees the history that repetition rules need) and a `go` with its limits. Its answer must
+//! parse and be legal here; the game ends when the library's `outcome()` says so. An
+//! illegal or unparsable move, `bestmove (none)` in a live position, a crash, silence past
+//! the deadline or a fallen flag loses the game for that engine; a flag fall is scored by the
+//! game's own rule ([`Game::flag_fall`](crate::game::Game::flag_fall), which for Lerontenin compares square totals).
+
+use std::time::Duration;
+
+use super::process::{EngineError, EngineProcess};
+use super::record::Termination;
+use crate::game::{GameText, Outcome, Player};
+
+/// The limits of every move of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// A clock per side: time for the game plus an increment per move.
+    Clock { base: Duration, increment: Duration },
+    /// A fixed time per move.
+    MoveTime(Duration),
+    /// A fixed search depth per move.
+    Depth(u32),
+    /// A fixed node count per move.
+    Nodes(u64),
+}
+
+/// How long the referee waits for what it is owed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Patience {
+    /// Slack past a clock or a fixed move time before the flag falls (pipes and scheduling).
+    pub time_margin: Duration,
+    /// The wait for a `bestmove` under a depth or node limit, and for `readyok`.
+    pub answer_timeout: Duration,
+}
+
+/// How a game came out, before it is written up as a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub outcome: Outcome,
+    pub termination: Termination,
+    /// The engines' moves, in canonical notation.
+    pub moves: Vec<String>,
+    pub final_position: String,
+}
+
+/// Plays one game from `game` (the position after the opening, reached by `opening` from
+/// the start). `engines[0]` plays p1.
+pub fn play<G: GameText>(
+    mut game: G,
+    opening: &[String],
+    engines: [&mut EngineProcess; 2],
+    limits: TimeControl,
+    patience: Patience,
+) -> Verdict {
+    let mut moves: Vec<String> = Vec::new();
+    let mut clocks = [Duration::ZERO; 2];
+    if let TimeControl::Clock { base, .. } = limits {
+        clocks = [base; 2];
+    }
+    let [p1, p2] = engines;
+    let mut engines = [p1, p2];
+    let end = |game: &G, moves: Vec<String>, outcome, termination| Verdict {
+        outcome,
+        termination,
+        moves,
+        final_position: game.position_string(),
+    };
+    for player in Player::BOTH {
+        let engine = &mut engines[player.index()];
+        let ready = engine
+            .send("uginewgame")
+            .and_then(|()| engine.ping(patience.answer_timeout));
+        if let Err(error) = ready {
+            let termination = failure(error, player);
+            return end(&game, moves, Outcome::Win(player.opponent()), termination);
+        }
+    }
+    loop {
+        if let Some(outcome) = game.outcome() {
+            return end(&game, moves, outcome, Termination::Rules);
+        }
+        let side = game.side_to_move();
+        let engine = &mut engines[side.index()];
+        let position = position_command(opening, &moves);
+        let (go, deadline) = go_command(limits, &clocks, side, patience);
+        let answer = engine
+            .send(&position)
+            .and_then(|()| engine.best_move(&go, deadline));
+        let (text, used) = match answer {
+            Ok(answer) => answer,
+            Err(EngineError::TimedOut) if is_timed(limits) => {
+                let outcome = game.flag_fall(side);
+                return end(&game, moves, outcome, Termination::FlagFall { by: side });
+            }
+            Err(error) => {
+                let termination = failure(error, side);
+                return end(&game, moves, Outcome::Win(side.opponent()), termination);
+            }
+        };
+        if overran(
+            limits,
+            &mut clocks[side.index()],
+            used,
+            patience.time_margin,
+        ) {
+            let outcome = game.flag_fall(side);
+            return end(&game, moves, outcome, Termination::FlagFall { by: side });
+        }
+        if text == "(none)" {
+            let termination = Termination::NoMove { by: side };
+            return end(&game, moves, Outcome::Win(side.opponent()), termination);
+        }
+        match game.parse_move(&text) {
+            Ok(mv) => {
+                moves.push(game.move_string(mv));
+                game.make_move(mv);
+            }
+            Err(error) => {
+                let shown: String = text.chars().take(40).collect();
+                let termination = Termination::IllegalMove {
+                    by: side,
+                    text: format!("{shown} ({error})"),
+                };
+                return end(&game, moves, Outcome::Win(side.opponent()), termination);
+            }
+        }
+    }
+}
+
+fn failure(error: EngineError, by: Player) -> Termination {
+    match error {
+        EngineError::Crashed => Termination::Crash { by },
+        EngineError::TimedOut => Termination::Hang { by },
+    }
+}
+
+fn is_timed(limits: TimeControl) -> bool {
+    matches!(limits, TimeControl::Clock { .. } | TimeControl::MoveTime(_))
+}
+
+/// The whole game so far as one `position` line.
+fn position_command(opening: &[String], moves: &[String]) -> String {
+    let mut line = String::from("position startpos");
+    if !opening.is_empty() || !moves.is_empty() {
+        line.push_str(" moves");
+        for mv in opening.iter().chain(moves) {
+            line.push(' ');
+            line.push_str(mv);
+        }
+    }
+    line
+}
+
+/// The `go` line for `side` and how long to wait for its answer.
+fn go_command(
+    limits: TimeControl,
+    clocks: &[Duration; 2],
+    side: Player,
+    patience: Patience,
+) -> (String, Duration) {
+    match limits {
+        TimeControl::Clock { increment, .. } => {
+            let inc = increment.as_millis();
+            let go = format!(
+                "go p1time {} p2time {} p1inc {inc} p2inc {inc}",
+                clocks[0].as_millis(),
+                clocks[1].as_millis()
+            );
+            (go, clocks[side.index()] + patience.time_margin)
+        }
+        TimeControl::MoveTime(time) => (
+            format!("go movetime {}", time.as_millis()),
+            time + patience.time_margin,
+        ),
+        TimeControl::Depth(depth) => (format!("go depth {depth}"), patience.answer_timeout),
+        TimeControl::Nodes(nodes) => (format!("go nodes {nodes}"), patience.answer_timeout),
+    }
+}
+
+/// Charges `used` to the clock; whether the flag fell (past the margin).
+fn overran(limits: TimeControl, clock: &mut Duration, used: Duration, margin: Duration) -> bool {
+    match limits {
+        TimeControl::Clock { increment, .. } => {
+            if used > *clock + margin {
+                return true;
+            }
+            *clock = clock.saturating_sub(used) + increment;
+            false
+        }
+        TimeControl::MoveTime(time) => used > time + margin,
+        TimeControl::Depth(_) | TimeControl::Nodes(_) => false,
+    }
+}
+
+/// Reads a time control: `<seconds>+<increment seconds>` or `<seconds>`.
+pub fn parse_clock(text: &str) -> Result<TimeControl, String> {
+    let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+    let seconds = |part: &str| {
+        part.parse::<f64>()
+            .ok()
+            .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e7)
+            .map(Duration::from_secs_f64)
+            .ok_or_else(|| format!("tc: '{text}' is not <seconds>[+<increment>]"))
+    };
+    let (base, increment) = (seconds(base)?, seconds(increment)?);
+    if base.is_zero() && increment.is_zero() {
+        return Err(format!("tc: '{text}' leaves no time"));
+    }
+    Ok(TimeControl::Clock { base, increment })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_are_read_in_seconds() {
+        assert_eq!(
+            parse_clock("10+0.1"),
+            Ok(TimeControl::Clock {
+                base: Duration::from_secs(10),
+                increment: Duration::from_millis(100)
+            })
+        );
+        assert_eq!(
+            parse_clock("2.5"),
+            Ok(TimeControl::Clock {
+                base: Duration::from_millis(2500),
+                increment: Duration::ZERO
+            })
+        );
+        for bad in ["", "x", "1+", "-1+1", "0+0", "1e99", "NaN", "5+inf"] {
+            assert!(parse_clock(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_clock_takes_the_time_used_and_gives_the_increment() {
+        let limits = parse_clock("1+0.1").expect("valid");
+        let margin = Duration::from_millis(50);
+        let mut clock = Duration::from_secs(1);
+        assert!(!overran(
+            limits,
+            &mut clock,
+            Duration::from_millis(300),
+            margin
+        ));
+        assert_eq!(clock, Duration::from_millis(800));
+        assert!(!overran(
+            limits,
+            &mut clock,
+            Duration::from_millis(840),
+            margin
+        ));
+        assert_eq!(clock, Duration::from_millis(100));
+        assert!(overran(
+            limits,
+            &mut clock,
+            Duration::from_millis(151),
+            margin
+        ));
+        let fixed = TimeControl::MoveTime(Duration::from_millis(100));
+        assert!(!overran(
+            fixed,
+            &mut clock,
+            Duration::from_millis(150),
+            margin
+        ));
+        assert!(overran(
+            fixed,
+            &mut clock,
+            Duration::from_millis(151),
+            margin
+        ));
+    }
+
+    #[test]
+    fn the_position_line_carries_the_whole_game() {
+        assert_eq!(position_command(&[], &[]), "position startpos");
+        let opening = ["a".to_owned()];
+        let moves = ["b".to_owned(), "c".to_owned()];
+        assert_eq!(
+            position_command(&opening, &moves),
+            "position startpos moves a b c"
+        );
+    }
+}

@@ -1,0 +1,141 @@
+//! `ternion match`: engine-vs-engine games refereed by the rules library, with live progress
+//! on stderr and the summary on stdout.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+use ternion::arena::referee::{self, Patience, TimeControl};
+use ternion::arena::stats::Sprt;
+use ternion::arena::{EngineSpec, MatchConfig, run_match};
+use ternion::game::Variant;
+
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// An engine's command line (run by sh); give it twice. `ternion` itself is the
+    /// path of this binary.
+    #[arg(long = "engine", value_name = "CMD", required = true)]
+    engines: Vec<String>,
+    /// The variant played.
+    #[arg(long)]
+    variant: String,
+    /// The number of games (pairs of games share an opening, colours swapped).
+    #[arg(long, default_value_t = 2)]
+    games: u32,
+    /// A clock per side: <seconds>[+<increment seconds>], for example 10+0.1.
+    #[arg(long, value_name = "SEC+INC")]
+    tc: Option<String>,
+    /// A fixed time per move, in milliseconds.
+    #[arg(long, value_name = "MS")]
+    movetime: Option<u64>,
+    /// A fixed search depth per move.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// A fixed node count per move.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Random plies from the start before the engines take over; each opening is played
+    /// twice with colours swapped.
+    #[arg(long, default_value_t = 0, value_name = "PLIES")]
+    openings: u32,
+    /// The seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// An engine option, `name=value` for both engines or `1:name=value` / `2:name=value`
+    /// for one; may be repeated.
+    #[arg(long = "option", value_name = "[N:]NAME=VALUE")]
+    options: Vec<String>,
+    /// Write every game's record to this file.
+    #[arg(long, value_name = "FILE")]
+    records: Option<PathBuf>,
+    /// Stop when the sequential test decides: elo0=.. elo1=.. alpha=.. beta=..
+    #[arg(long, num_args = 1..=4, value_name = "PARAM")]
+    sprt: Vec<String>,
+    /// Slack in milliseconds past a clock or move time before a flag falls.
+    #[arg(long, default_value_t = 50, value_name = "MS")]
+    timemargin: u64,
+    /// How long to wait for a move under --depth/--nodes, or for readyok, in milliseconds.
+    #[arg(long, default_value_t = 10_000, value_name = "MS")]
+    timeout: u64,
+}
+
+/// Runs the command; `Err` carries the one-line message for stderr.
+pub fn run(args: &MatchArgs) -> Result<(), String> {
+    let config = config(args)?;
+    let summary = run_match(&config, &mut |line| eprintln!("{line}"))?;
+    print!("{}", summary.report());
+    Ok(())
+}
+
+fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
+    let [first, second] = args.engines.as_slice() else {
+        return Err("give exactly two --engine commands".into());
+    };
+    let variant: Variant = args.variant.parse().map_err(|e| format!("{e}"))?;
+    if args.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let mut engines = [first, second].map(|command| EngineSpec {
+        command: command.clone(),
+        options: Vec::new(),
+    });
+    for option in &args.options {
+        let (targets, setting) = match option.split_once(':') {
+            Some(("1", rest)) => (&mut engines[..1], rest),
+            Some(("2", rest)) => (&mut engines[1..], rest),
+            _ => (&mut engines[..], option.as_str()),
+        };
+        let (name, value) = setting
+            .split_once('=')
+            .filter(|(name, _)| !name.trim().is_empty())
+            .ok_or_else(|| format!("--option '{option}' is not [N:]name=value"))?;
+        for engine in targets {
+            engine
+                .options
+                .push((name.trim().to_owned(), value.trim().to_owned()));
+        }
+    }
+    Ok(MatchConfig {
+        engines,
+        variant,
+        games: args.games,
+        limits: limits(args)?,
+        concurrency: args.concurrency.max(1),
+        opening_plies: args.openings,
+        seed: args.seed,
+        sprt: (!args.sprt.is_empty())
+            .then(|| Sprt::parse(&args.sprt))
+            .transpose()?,
+        records: args.records.clone(),
+        patience: Patience {
+            time_margin: Duration::from_millis(args.timemargin),
+            answer_timeout: Duration::from_millis(args.timeout.max(1)),
+        },
+        handshake_timeout: Duration::from_millis(args.timeout.max(1)),
+    })
+}
+
+/// Exactly one of --tc, --movetime, --depth, --nodes.
+fn limits(args: &MatchArgs) -> Result<TimeControl, String> {
+    let mut given = Vec::new();
+    if let Some(tc) = &args.tc {
+        given.push(referee::parse_clock(tc)?);
+    }
+    if let Some(ms) = args.movetime {
+        given.push(TimeControl::MoveTime(Duration::from_millis(ms.max(1))));
+    }
+    if let Some(depth) = args.depth {
+        given.push(TimeControl::Depth(depth.max(1)));
+    }
+    if let Some(nodes) = args.nodes {
+        given.push(TimeControl::Nodes(nodes.max(1)));
+    }
+    match given.as_slice() {
+        [one] => Ok(*one),
+        [] => Err("give a limit: --tc, --movetime, --depth or --nodes".into()),
+        _ => Err("give only one of --tc, --movetime, --depth, --nodes".into()),
+    }
+}
