@@ -432,3 +432,24 @@ fn hostile_moves_are_rejected_with_a_reason() {
     assert!(game.parse_move("P/1+4").is_ok());
     assert!(game.parse_move("S-7").is_ok());
 }
+
+#[test]
+fn a_flag_fall_is_judged_by_the_square_totals_once_a_piece_is_home() {
+    // Nobody on 98: the side whose flag fell loses, however far it got.
+    let far_ahead: Lerontenin =
+        position("L S@50#5,D@60,T@60,Q@60,P@60,X@60,H@63 S@0#0,D@0,T@0,Q@0,P@0,X@0,H@7 0/0 40");
+    assert_eq!(far_ahead.flag_fall(Player::P1), Outcome::Win(Player::P2));
+    assert_eq!(far_ahead.flag_fall(Player::P2), Outcome::Win(Player::P1));
+    // A piece on 98: the larger square total wins, whoever flagged. Light 98 + 6 = 104,
+    // Dark 7 * 14 = 98.
+    let light_home: Lerontenin =
+        position("D S@0#0,D@0,T@0,Q@0,P@0,X@6,H@98 S@14#2,D@14,T@14,Q@14,P@14,X@14,H@14 0/0 40");
+    assert_eq!(light_home.square_total(Player::P1), 104);
+    assert_eq!(light_home.square_total(Player::P2), 98);
+    assert_eq!(light_home.flag_fall(Player::P1), Outcome::Win(Player::P1));
+    assert_eq!(light_home.flag_fall(Player::P2), Outcome::Win(Player::P1));
+    // Equal totals draw.
+    let level: Lerontenin =
+        position("L S@0#0,D@0,T@0,Q@0,P@0,X@0,H@98 S@0#0,D@0,T@0,Q@0,P@0,X@0,H@98 0/0 40");
+    assert_eq!(level.flag_fall(Player::P2), Outcome::Draw);
+}
