@@ -159,7 +159,7 @@ fn self_play_in_every_variant_finishes_and_the_records_replay() {
 fn every_kind_of_misbehaviour_loses_with_its_reason_and_the_match_goes_on() {
     // (fixture mode, limits, what the referee must say, {c} standing for the fixture's
     // colour: p2 in game 1, p1 in game 2)
-    let cases: [(&str, &[&str], &str); 8] = [
+    let cases: [(&str, &[&str], &str); 9] = [
         ("illegal", &["--nodes", "100"], "illegal move by {c}: a1a1"),
         ("garbage", &["--nodes", "100"], "illegal move by {c}: ~~!@#"),
         ("crash", &["--nodes", "100"], "{c} crashed"),
@@ -179,6 +179,12 @@ fn every_kind_of_misbehaviour_loses_with_its_reason_and_the_match_goes_on() {
             "mute",
             &["--nodes", "100", "--timeout", "300"],
             "{c} failed to start",
+        ),
+        // A UCI-only engine: the handshake falls back to `uci`, then its moves are judged.
+        (
+            "uci",
+            &["--nodes", "100", "--timeout", "600"],
+            "illegal move by {c}: a1a1",
         ),
     ];
     for (mode, limits, reason) in cases {

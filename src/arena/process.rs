@@ -32,8 +32,7 @@ pub struct EngineProcess {
 }
 
 impl EngineProcess {
-    /// Starts `command` and completes the handshake (`ugi`, answered by `ugiok` or `uciok`)
-    /// within `timeout`.
+    /// Starts `command` and completes the handshake within `timeout`.
     pub fn start(command: &str, timeout: Duration) -> Result<EngineProcess, String> {
         let mut child = Command::new("sh")
             .arg("-c")
@@ -78,17 +77,28 @@ impl EngineProcess {
         Ok(engine)
     }
 
+    /// `ugi` first; an engine that has not answered within half the time gets `uci` (a UCI
+    /// engine ignores `ugi`). Either `ugiok` or `uciok` completes the handshake; a late
+    /// second answer is skipped like any other line nobody waits for.
     fn handshake(&mut self, timeout: Duration) -> Result<(), EngineError> {
-        self.send("ugi")?;
-        let deadline = Instant::now() + timeout;
-        loop {
-            let line = self.next_line(deadline)?;
-            if let Some(name) = line.strip_prefix("id name ") {
-                self.name = name.trim().to_owned();
-            } else if line == "ugiok" || line == "uciok" {
-                return Ok(());
+        let started = Instant::now();
+        for (command, deadline) in [("ugi", started + timeout / 2), ("uci", started + timeout)] {
+            self.send(command)?;
+            loop {
+                match self.next_line(deadline) {
+                    Ok(line) => {
+                        if let Some(name) = line.strip_prefix("id name ") {
+                            self.name = name.trim().to_owned();
+                        } else if line == "ugiok" || line == "uciok" {
+                            return Ok(());
+                        }
+                    }
+                    Err(EngineError::TimedOut) => break,
+                    Err(error) => return Err(error),
+                }
             }
         }
+        Err(EngineError::TimedOut)
     }
 
     /// Sends one line.
