@@ -299,6 +299,30 @@ fn lerontenin_the_finish() {
     );
 }
 
+/// Near the end of the Lerontenin track many pieces can land on one another, and the
+/// pieces thrown back can land again: an unbounded capture search branched out into
+/// millions of nodes here before depth 5 finished. It must stay a small search.
+#[test]
+fn send_back_chains_do_not_blow_up_the_quiescence_search() {
+    let game: Lerontenin = position(
+        "D S@92#40,D@80,Ta=1@91,Tb=2@94,Q@88,Paa=1@94,Pab=1@97+1,Pb=3@98,X@72+1,H@98 \
+         S@98#28,D@78,Ta=1@95+1,Tb=2@94,Qa=2@98,Qb=2@98,Paa=1@93,Pab=1@91,Pb=3@89+2,\
+         Xa=2@98,Xba=2@98,Xbb=2@90+1,H@98 0/0 513",
+    );
+    let limits = Limits {
+        depth: Some(8),
+        nodes: Some(1_000_000),
+        ..Limits::default()
+    };
+    let result =
+        Searcher::<Lerontenin>::new(4).search(&game, &limits, &AtomicBool::new(false), &mut |_| {});
+    assert_eq!(
+        result.depth, 8,
+        "stopped by the node limit after {} nodes",
+        result.nodes
+    );
+}
+
 #[test]
 fn a_lost_position_is_reported_as_a_loss() {
     // Blue's only move takes his own king off the board.

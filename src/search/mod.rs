@@ -27,6 +27,8 @@ use crate::game::{Game, Outcome};
 
 /// The deepest the search goes (quiescence included).
 pub const MAX_PLY: usize = 128;
+/// The most captures the quiescence search follows past the depth limit.
+const QUIESCENCE_PLIES: u32 = 12;
 /// Nodes between two looks at the clock and the stop flag: about a millisecond of work
 /// at the slowest, so that a stop is obeyed within a few milliseconds.
 const POLL_INTERVAL: u64 = 1024;
@@ -231,7 +233,7 @@ impl<G: Game> Searcher<G> {
             return 0;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiescence(game, alpha, beta, ply, stop);
+            return self.quiescence(game, alpha, beta, ply, QUIESCENCE_PLIES, stop);
         }
         // Step 2. Abort: the score of an aborted search is never used (but the root's
         // first iteration, which always completes at least its first move).
@@ -339,13 +341,16 @@ impl<G: Game> Searcher<G> {
     }
 
     /// Searches captures only, until the position is quiet, so that the static value is
-    /// never taken in the middle of an exchange. The side to move may stand pat.
+    /// never taken in the middle of an exchange. The side to move may stand pat. At most
+    /// `plies_left` captures deep: in a race game pieces can throw each other back for
+    /// ever, and without a bound such a chain branches out into millions of nodes.
     fn quiescence(
         &mut self,
         game: &mut G,
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        plies_left: u32,
         stop: &AtomicBool,
     ) -> i32 {
         self.pv[ply].clear();
@@ -353,8 +358,11 @@ impl<G: Game> Searcher<G> {
         if let Some(outcome) = game.outcome() {
             return outcome_score(game, outcome, ply);
         }
+        if game.repeats_earlier_position() {
+            return 0;
+        }
         let stand_pat = game.evaluate();
-        if stand_pat >= beta || ply >= MAX_PLY - 1 {
+        if stand_pat >= beta || plies_left == 0 || ply >= MAX_PLY - 1 {
             return stand_pat;
         }
         if self.must_stop() {
@@ -369,7 +377,7 @@ impl<G: Game> Searcher<G> {
         for &mv in &moves {
             self.visit_node(stop);
             let undo = game.make_move(mv);
-            let score = -self.quiescence(game, -beta, -alpha, ply + 1, stop);
+            let score = -self.quiescence(game, -beta, -alpha, ply + 1, plies_left - 1, stop);
             game.unmake_move(mv, undo);
             if score > best {
                 best = score;
