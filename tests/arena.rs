@@ -295,87 +295,26 @@ fn games_played_side_by_side_come_out_as_played_one_by_one() {
 
 #[test]
 fn bad_command_lines_get_one_line_and_exit_status_2() {
-    let cases: [&[&str]; 8] = [
-        &["--engine", "x", "--variant", "lielow", "--nodes", "1"],
-        &["--engine", "x", "--engine", "y", "--variant", "lielow"],
-        &[
-            "--engine",
-            "x",
-            "--engine",
-            "y",
-            "--variant",
-            "chess",
-            "--nodes",
-            "1",
-        ],
-        &[
-            "--engine",
-            "x",
-            "--engine",
-            "y",
-            "--variant",
-            "lielow",
-            "--nodes",
-            "1",
-            "--depth",
-            "2",
-        ],
-        &[
-            "--engine",
-            "x",
-            "--engine",
-            "y",
-            "--variant",
-            "lielow",
-            "--tc",
-            "fast",
-        ],
-        &[
-            "--engine",
-            "x",
-            "--engine",
-            "y",
-            "--variant",
-            "lielow",
-            "--nodes",
-            "1",
-            "--sprt",
-            "elo0=5",
-        ],
-        &[
-            "--engine",
-            "x",
-            "--engine",
-            "y",
-            "--variant",
-            "lielow",
-            "--nodes",
-            "1",
-            "--option",
-            "Hash",
-        ],
-        &[
-            "--engine",
-            "x",
-            "--engine",
-            "y",
-            "--variant",
-            "lielow",
-            "--nodes",
-            "1",
-            "--games",
-            "0",
-        ],
+    let two_engines = "--engine x --engine y --variant lielow";
+    let cases = [
+        "--engine x --variant lielow --nodes 1".to_owned(),
+        two_engines.to_owned(),
+        "--engine x --engine y --variant chess --nodes 1".to_owned(),
+        format!("{two_engines} --nodes 1 --depth 2"),
+        format!("{two_engines} --tc fast"),
+        format!("{two_engines} --nodes 1 --sprt elo0=5"),
+        format!("{two_engines} --nodes 1 --option Hash"),
+        format!("{two_engines} --nodes 1 --games 0"),
     ];
     for args in cases {
         let output = Command::new(TERNION)
             .arg("match")
-            .args(args)
+            .args(args.split_whitespace())
             .output()
             .expect("the ternion binary runs");
         let error = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {error}");
-        assert_eq!(error.lines().count(), 1, "{args:?}: {error}");
-        assert!(output.stdout.is_empty(), "{args:?}");
+        assert_eq!(output.status.code(), Some(2), "{args}: {error}");
+        assert_eq!(error.lines().count(), 1, "{args}: {error}");
+        assert!(output.stdout.is_empty(), "{args}");
     }
 }
