@@ -56,6 +56,13 @@ fn run_match(args: &[&str]) -> Output {
     output
 }
 
+/// A match of ternion against itself with the given further arguments.
+fn self_play(args: &[&str]) -> Output {
+    let mut all = vec!["--engine", TERNION, "--engine", TERNION];
+    all.extend_from_slice(args);
+    run_match(&all)
+}
+
 fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).expect("utf-8 summary")
 }
@@ -108,11 +115,7 @@ impl GameVisitor for Replay<'_> {
 fn self_play_in_every_variant_finishes_and_the_records_replay() {
     for variant in Variant::ALL {
         let records = Scratch::new(&format!("self-play-{variant}.txt"));
-        let output = run_match(&[
-            "--engine",
-            TERNION,
-            "--engine",
-            TERNION,
+        let output = self_play(&[
             "--variant",
             variant.name(),
             "--games",
@@ -233,11 +236,7 @@ fn the_sequential_test_stops_a_decided_match() {
     // Self-play scores about half, far from the 200 Elo that H0 claims at least: H0 is
     // accepted long before the 200 games. Node-limited games repeat exactly, so this ends
     // the same way on every machine.
-    let output = run_match(&[
-        "--engine",
-        TERNION,
-        "--engine",
-        TERNION,
+    let output = self_play(&[
         "--variant",
         "lielow",
         "--games",
@@ -264,11 +263,7 @@ fn the_sequential_test_stops_a_decided_match() {
 fn games_played_side_by_side_come_out_as_played_one_by_one() {
     let read = |concurrency: &str| {
         let records = Scratch::new(&format!("concurrency-{concurrency}.txt"));
-        run_match(&[
-            "--engine",
-            TERNION,
-            "--engine",
-            TERNION,
+        self_play(&[
             "--variant",
             "egaraguti",
             "--games",
