@@ -267,6 +267,81 @@ fn a_threefold_repetition_draws() {
     assert_eq!(game.outcome(), Some(Outcome::Draw));
 }
 
+/// The value of `game` with perfect play by both sides, for the side to move: 1 won, 0 drawn,
+/// -1 lost. Only for end games of a few pieces, whose moves are nearly all forced: every line
+/// ends in a finish or a threefold repetition within a few hundred plies.
+fn solved_value(game: &mut Lerontenin) -> i32 {
+    match game.outcome() {
+        Some(Outcome::Draw) => return 0,
+        Some(Outcome::Win(winner)) => return if winner == game.side_to_move() { 1 } else { -1 },
+        None => {}
+    }
+    let mut moves = Vec::new();
+    game.generate_moves(&mut moves);
+    let mut best = -1;
+    for mv in moves {
+        let undo = game.make_move(mv);
+        best = best.max(-solved_value(game));
+        game.unmake_move(mv, undo);
+        if best == 1 {
+            break;
+        }
+    }
+    best
+}
+
+/// Why so many games end in a repetition draw (docs/rules/lerontenin.md, "the duel of equal
+/// pieces"): with everything else home, two lone HEXes decide the game by who is in front and
+/// who moves first. The one behind can never win; it draws unless the one in front gets away.
+#[test]
+fn the_duel_of_two_lone_hexes() {
+    let home = "S@98#0,D@98,T@98,Q@98,P@98";
+    // (Light's HEX, Dark's HEX, Light to move) -> Light's result.
+    let duels = [
+        (
+            "X@90",
+            "X@84",
+            1,
+            "one step ahead, moving first: away and home",
+        ),
+        (
+            "X@90+1",
+            "X@84",
+            0,
+            "one step ahead, but the one behind thaws first",
+        ),
+        (
+            "X@90+1",
+            "X@78",
+            1,
+            "two steps ahead: out of reach whatever the timing",
+        ),
+        ("X@48+1", "X@42", 0, "the same anywhere on the track"),
+        (
+            "X@84",
+            "X@84",
+            0,
+            "on one square: whoever steps out first is hit",
+        ),
+        (
+            "X@84",
+            "X@90+1",
+            0,
+            "behind and thawing first: it can only hold the draw",
+        ),
+        ("X@84+1", "X@90", -1, "behind and thawing last: lost"),
+    ];
+    for (light, dark, expected, why) in duels {
+        let text = format!("L {home},{light},H@98 {home},{dark},H@98 0/0 0");
+        let mut game: Lerontenin = position(&text);
+        assert_eq!(
+            solved_value(&mut game),
+            expected,
+            "{light} vs {dark}: {why}"
+        );
+    }
+}
+
 #[test]
 fn square_totals_for_the_referee() {
     let game = after(START, "H-7 D-2 X-6");
