@@ -12,6 +12,7 @@ use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
 use crate::game::{GameText, GameVisitor, Outcome, Player, PositionError, Variant};
+use crate::search::baseline::{self, Play};
 use crate::search::report::info_line;
 use crate::search::{Limits, Searcher};
 
@@ -75,9 +76,10 @@ pub trait Session: Send {
     fn start_search(&mut self, limits: Limits, flags: SearchFlags, sink: Sink) -> JoinHandle<()>;
 }
 
-/// A new session of `variant` at its start position, with a table of `hash_mib` MiB.
-pub fn new_session(variant: Variant, hash_mib: usize) -> Box<dyn Session> {
-    struct Make(usize);
+/// A new session of `variant` at its start position, with a table of `hash_mib` MiB,
+/// choosing its moves as `play` says.
+pub fn new_session(variant: Variant, hash_mib: usize, play: Play) -> Box<dyn Session> {
+    struct Make(usize, Play);
     impl GameVisitor for Make {
         type Output = Box<dyn Session>;
         fn visit<G: GameText>(self) -> Box<dyn Session> {
@@ -85,11 +87,16 @@ pub fn new_session(variant: Variant, hash_mib: usize) -> Box<dyn Session> {
                 game: G::start(),
                 forfeit: None,
                 searcher: Arc::new(Mutex::new(Searcher::new(self.0))),
+                play: self.1,
+                rng: Arc::new(Mutex::new(fastrand::Rng::with_seed(BASELINE_SEED))),
             })
         }
     }
-    variant.dispatch(Make(hash_mib))
+    variant.dispatch(Make(hash_mib, play))
 }
+
+/// The seed of the baseline movers: a match against them can be played again move for move.
+const BASELINE_SEED: u64 = 0x0074_6572_6e69_6f6e;
 
 struct GameSession<G: GameText> {
     game: G,
@@ -97,6 +104,9 @@ struct GameSession<G: GameText> {
     forfeit: Option<Player>,
     /// Shared with the search thread while a search runs.
     searcher: Arc<Mutex<Searcher<G>>>,
+    play: Play,
+    /// The baseline movers' draws, going on from one move to the next.
+    rng: Arc<Mutex<fastrand::Rng>>,
 }
 
 impl<G: GameText> GameSession<G> {
@@ -195,6 +205,8 @@ impl<G: GameText> Session for GameSession<G> {
             game: self.game.clone(),
             forfeit: self.forfeit,
             searcher: Arc::clone(&self.searcher),
+            play: self.play,
+            rng: Arc::clone(&self.rng),
         })
     }
 
@@ -209,21 +221,32 @@ impl<G: GameText> Session for GameSession<G> {
     fn start_search(&mut self, limits: Limits, flags: SearchFlags, sink: Sink) -> JoinHandle<()> {
         let root = self.game.clone();
         let searcher = Arc::clone(&self.searcher);
+        let (play, rng) = (self.play, Arc::clone(&self.rng));
         thread::spawn(move || {
-            let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
-            let result = searcher.search(&root, &limits, &flags.stop, &mut |info| {
-                sink(info_line(&root, info))
-            });
-            drop(searcher);
+            let best = match play {
+                Play::Search => {
+                    let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
+                    let result = searcher.search(&root, &limits, &flags.stop, &mut |info| {
+                        sink(info_line(&root, info))
+                    });
+                    result.best
+                }
+                Play::Random | Play::Greedy => {
+                    let mut rng = rng.lock().unwrap_or_else(PoisonError::into_inner);
+                    if play == Play::Random {
+                        baseline::random_move(&root, &mut rng)
+                    } else {
+                        baseline::greedy_move(&root, &mut rng)
+                    }
+                }
+            };
             if flags.wait_for_stop {
                 // `go infinite`: the best move is due only after `stop`.
                 while !flags.stop.load(Ordering::Relaxed) {
                     thread::sleep(Duration::from_millis(1));
                 }
             }
-            let best = result
-                .best
-                .map_or_else(|| "(none)".to_owned(), |mv| root.move_string(mv));
+            let best = best.map_or_else(|| "(none)".to_owned(), |mv| root.move_string(mv));
             flags.done.store(true, Ordering::Release);
             sink(format!("bestmove {best}"));
         })

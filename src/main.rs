@@ -6,6 +6,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use ternion::search::baseline::Play;
 
 /// ternion: a headless engine for Lielow, Egara-guti and Lerontenin.
 ///
@@ -17,6 +18,11 @@ struct Cli {
     /// The variant the protocol starts with.
     #[arg(long, value_name = "VARIANT", default_value = "lielow")]
     variant: String,
+    /// How the protocol's `go` picks moves: the search, or a baseline opponent for
+    /// arenas and front ends (random: any legal move; greedy: the best-looking move one
+    /// ply ahead). Both baselines ignore the limits of `go` and answer at once.
+    #[arg(long, value_name = "HOW", default_value = "search", value_parser = Play::NAMES)]
+    play: String,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -47,16 +53,17 @@ enum Command {
     Match(cli::arena::MatchArgs),
 }
 
-/// Serves the protocol, starting with `variant`.
-fn serve(variant: &str) -> Result<(), String> {
+/// Serves the protocol, starting with `variant`, answering `go` as `play` says.
+fn serve(variant: &str, play: &str) -> Result<(), String> {
     let variant: ternion::game::Variant = variant.parse().map_err(|e| format!("{e}"))?;
+    let play: Play = play.parse()?;
     if std::io::stdin().is_terminal() {
         eprintln!(
             "ternion {}: type 'help' for the commands, 'quit' to leave",
             env!("CARGO_PKG_VERSION")
         );
     }
-    ternion::protocol::serve(variant);
+    ternion::protocol::serve(variant, play);
     Ok(())
 }
 
@@ -73,7 +80,7 @@ fn main() -> ExitCode {
         Err(error) => return cli::fail(&cli::first_line(&error.to_string())),
     };
     let result = match cli.command {
-        None => serve(&cli.variant),
+        None => serve(&cli.variant, &cli.play),
         Some(Command::Perft(args)) => cli::perft::run(&args),
         Some(Command::Analyze(args)) => cli::analyze::run(&args),
         Some(Command::Bench(args)) => cli::bench::run(&args),

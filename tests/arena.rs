@@ -158,6 +158,37 @@ fn self_play_in_every_variant_finishes_and_the_records_replay() {
     }
 }
 
+/// `ternion --play random` is a sparring partner for the runner: the search beats it, its
+/// moves are legal (the runner checks every one) and its games are not all the same.
+#[test]
+fn the_search_beats_the_random_mover_in_a_match() {
+    let records = Scratch::new("against-random.txt");
+    let random = format!("{TERNION} --play random");
+    let output = run_match(&[
+        "--engine",
+        TERNION,
+        "--engine",
+        &random,
+        "--variant",
+        "egaraguti",
+        "--games",
+        "4",
+        "--depth",
+        "3",
+        "--records",
+        records.path(),
+    ]);
+    let summary = stdout(&output);
+    assert_eq!(wdl(&summary), (4, 0, 0), "{summary}");
+    let parsed = records.records();
+    for record in &parsed {
+        assert_eq!(record.tag("Reason"), Some("rules"));
+        Variant::Egaraguti.dispatch(Replay(record));
+    }
+    // Without openings, only the random mover's draws tell the games apart.
+    assert_ne!(parsed[0].moves, parsed[2].moves);
+}
+
 #[test]
 fn every_kind_of_misbehaviour_loses_with_its_reason_and_the_match_goes_on() {
     // (fixture mode, limits, what the referee must say, {c} standing for the fixture's

@@ -230,6 +230,57 @@ fn no_subcommand_serves_the_protocol_and_variant_preselects() {
     assert!(stderr(&output).contains("unknown variant 'chess'"));
 }
 
+/// The one best move a baseline (`args` has the `--play`) gives for `input`, which ends
+/// with a `go`.
+fn baseline_move(args: &[&str], input: &str) -> String {
+    let (out, status) = serve(args, input);
+    assert_eq!(status, Some(0), "{out}");
+    assert!(
+        !out.contains("info depth"),
+        "a baseline sends no search lines: {out}"
+    );
+    let best: Vec<&str> = out
+        .lines()
+        .filter_map(|line| line.strip_prefix("bestmove "))
+        .collect();
+    assert_eq!(best.len(), 1, "{out}");
+    best[0].to_owned()
+}
+
+#[test]
+fn the_baseline_movers_answer_go_at_once() {
+    let (out, _) = serve(&["--variant", "lerontenin"], "query legalmoves\n");
+    let legal: Vec<&str> = out.trim_end().split(' ').skip(1).collect();
+    let random = baseline_move(
+        &["--variant", "lerontenin", "--play", "random"],
+        "position startpos\ngo depth 30\n",
+    );
+    assert!(
+        legal.contains(&random.as_str()),
+        "{random} is not one of {legal:?}"
+    );
+
+    // The greedy mover takes the king in one; game over still gets `bestmove (none)`.
+    let king = "position fen 8/8/8/3r2*4/8/3b2*4/8/8 b";
+    assert_eq!(
+        baseline_move(&["--play", "greedy"], &format!("{king}\ngo movetime 10\n")),
+        "d3d5"
+    );
+    assert_eq!(
+        baseline_move(&["--play", "greedy"], &format!("{king} moves d3d5\ngo\n")),
+        "(none)"
+    );
+
+    // `go infinite` still waits for `stop`.
+    let (out, _) = serve(&["--play", "random"], "go infinite\nisready\nstop\n");
+    let ready = out.find("readyok").expect("readyok");
+    assert!(out.find("bestmove").expect("bestmove") > ready, "{out}");
+
+    let output = ternion(&["--play", "best"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("invalid value 'best'"));
+}
+
 #[test]
 fn quit_during_a_search_exits_at_once_with_status_0() {
     // The search would run for ever; `quit` (and the end of input) must end it.

@@ -12,6 +12,7 @@ use ternion::game::egaraguti::EgaraGuti;
 use ternion::game::lerontenin::Lerontenin;
 use ternion::game::lielow::{Lielow8, Lielow9};
 use ternion::game::{Game, GameText, GameVisitor, Outcome, Player, Variant};
+use ternion::search::baseline;
 use ternion::search::{Limits, Score, SearchResult, Searcher};
 
 fn search_depth<G: Game>(game: &G, depth: u32) -> SearchResult<G::Move> {
@@ -466,37 +467,9 @@ fn choose<G: Game>(
     rng: &mut fastrand::Rng,
     searcher: &mut Searcher<G>,
 ) -> G::Move {
-    let mut moves = Vec::new();
-    game.generate_moves(&mut moves);
-    match who {
-        Player2::Random => moves[rng.usize(..moves.len())],
-        Player2::Greedy => {
-            // One ply: the move after which the opponent's position looks worst, a win first.
-            let me = game.side_to_move();
-            let mut scratch = game.clone();
-            let value = |mv: G::Move, scratch: &mut G| {
-                let undo = scratch.make_move(mv);
-                let value = match scratch.outcome() {
-                    Some(Outcome::Win(p)) if p == me => i32::MAX,
-                    Some(Outcome::Win(_)) => i32::MIN,
-                    Some(Outcome::Draw) => 0,
-                    None => -scratch.evaluate(),
-                };
-                scratch.unmake_move(mv, undo);
-                value
-            };
-            let best = moves
-                .iter()
-                .map(|&mv| value(mv, &mut scratch))
-                .max()
-                .expect("moves");
-            let ties: Vec<G::Move> = moves
-                .iter()
-                .copied()
-                .filter(|&mv| value(mv, &mut scratch) == best)
-                .collect();
-            ties[rng.usize(..ties.len())]
-        }
+    let picked = match who {
+        Player2::Random => baseline::random_move(game, rng),
+        Player2::Greedy => baseline::greedy_move(game, rng),
         Player2::Search(depth) => {
             let limits = Limits {
                 depth: Some(depth),
@@ -505,9 +478,9 @@ fn choose<G: Game>(
             searcher
                 .search(game, &limits, &AtomicBool::new(false), &mut |_| {})
                 .best
-                .expect("a move in a game in play")
         }
-    }
+    };
+    picked.expect("a move in a game in play")
 }
 
 /// Plays `games` games, the search on alternate sides; returns (wins, draws, losses) of the

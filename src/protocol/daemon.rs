@@ -14,6 +14,7 @@ use std::time::Duration;
 use super::command::{Command, GoCommand, PositionCommand, Query};
 use crate::engine::{MovesApplied, SearchFlags, Session, Sink, new_session};
 use crate::game::{Outcome, Player, Variant};
+use crate::search::baseline::Play;
 use crate::search::{Clock, Limits};
 
 const DEFAULT_HASH_MIB: usize = 16;
@@ -25,6 +26,8 @@ const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 pub struct Daemon {
     session: Box<dyn Session>,
     hash_mib: usize,
+    /// How `go` picks the move: the search, or a baseline mover chosen at start-up.
+    play: Play,
     move_overhead: Duration,
     /// The running (or finished, not yet joined) search: its flags and thread.
     search: Option<(SearchFlags, JoinHandle<()>)>,
@@ -34,9 +37,15 @@ pub struct Daemon {
 impl Daemon {
     /// A daemon playing `variant` from its start position, writing to `sink`.
     pub fn new(variant: Variant, sink: Sink) -> Self {
+        Self::playing(variant, Play::Search, sink)
+    }
+
+    /// A daemon like [`Daemon::new`] whose `go` picks its moves as `play` says.
+    pub fn playing(variant: Variant, play: Play, sink: Sink) -> Self {
         Daemon {
-            session: new_session(variant, DEFAULT_HASH_MIB),
+            session: new_session(variant, DEFAULT_HASH_MIB, play),
             hash_mib: DEFAULT_HASH_MIB,
+            play,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             search: None,
             sink,
@@ -165,7 +174,7 @@ impl Daemon {
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => match value_text.parse::<Variant>() {
                 Ok(variant) => {
-                    self.session = new_session(variant, self.hash_mib);
+                    self.session = new_session(variant, self.hash_mib, self.play);
                     self.say(format!(
                         "info string variant {variant} startpos {}",
                         self.session.fen()
@@ -196,7 +205,7 @@ impl Daemon {
             match name.parse::<Variant>() {
                 Ok(variant) if variant != self.session.variant() => {
                     // Check the position first, so that a bad one changes nothing.
-                    let mut session = new_session(variant, self.hash_mib);
+                    let mut session = new_session(variant, self.hash_mib, self.play);
                     match session.set_position(position.fen.as_deref(), &position.moves) {
                         Ok(applied) => {
                             self.session = session;

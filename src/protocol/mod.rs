@@ -15,11 +15,12 @@ use std::thread;
 use self::daemon::Daemon;
 use crate::engine::Sink;
 use crate::game::Variant;
+use crate::search::baseline::Play;
 
 /// Serves the protocol until `quit` or the end of input. Lines go to stdout, flushed one by
 /// one; a line that is not valid UTF-8 is read with replacement characters (and rejected as
-/// a command like any other bad line).
-pub fn serve(variant: Variant) {
+/// a command like any other bad line). `go` picks moves as `play` says.
+pub fn serve(variant: Variant, play: Play) {
     let sink: Sink = Arc::new(|line: String| {
         let mut out = io::stdout().lock();
         // A closed stdout leaves nobody to talk to; the loop ends at the end of input.
@@ -43,7 +44,7 @@ pub fn serve(variant: Variant) {
             }
         }
     });
-    let mut daemon = Daemon::new(variant, sink);
+    let mut daemon = Daemon::playing(variant, play, sink);
     for line in received {
         log::debug!("< {}", line.trim_end());
         if !daemon.handle(&line) {

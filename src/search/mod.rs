@@ -9,6 +9,7 @@
 //! returns a [`SearchResult`]. No allocation happens per node: move lists and principal
 //! variations live in per-ply buffers made once per searcher.
 
+pub mod baseline;
 mod limits;
 mod ordering;
 pub mod report;

@@ -1,0 +1,108 @@
+//! Baseline movers: a random legal move, and the move that looks best one ply ahead.
+//!
+//! They are the yardsticks of the strength tests, and the weak opponents `ternion --play`
+//! offers to arenas and front ends (a random mover is the usual first sparring partner of a
+//! new engine). They look at the root only, so a move list per call is no concern.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::game::{Game, Outcome};
+
+/// How the engine picks its moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Play {
+    /// The search, within the limits of `go`.
+    #[default]
+    Search,
+    /// Any legal move, uniformly at random.
+    Random,
+    /// A winning move if there is one, else the move after which the static evaluation is
+    /// best for the mover; ties are broken at random.
+    Greedy,
+}
+
+impl Play {
+    pub const NAMES: [&'static str; 3] = ["search", "random", "greedy"];
+}
+
+impl FromStr for Play {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "search" => Ok(Play::Search),
+            "random" => Ok(Play::Random),
+            "greedy" => Ok(Play::Greedy),
+            _ => Err(format!(
+                "unknown way to play '{text}' (expected one of: {})",
+                Play::NAMES.join(", ")
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Play {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let index = *self as usize;
+        f.write_str(Play::NAMES[index])
+    }
+}
+
+/// A legal move drawn uniformly from `rng`; `None` when the game is over.
+pub fn random_move<G: Game>(game: &G, rng: &mut fastrand::Rng) -> Option<G::Move> {
+    let mut moves = Vec::new();
+    game.generate_moves(&mut moves);
+    (!moves.is_empty()).then(|| moves[rng.usize(..moves.len())])
+}
+
+/// The move that looks best one ply ahead: a win first, a loss last, a draw as 0, any other
+/// position by the opponent's static evaluation, negated. Ties are broken by `rng`, so that
+/// two greedy games from one position need not be the same. `None` when the game is over.
+pub fn greedy_move<G: Game>(game: &G, rng: &mut fastrand::Rng) -> Option<G::Move> {
+    let me = game.side_to_move();
+    let mut moves = Vec::new();
+    game.generate_moves(&mut moves);
+    let mut scratch = game.clone();
+    let values: Vec<i32> = moves
+        .iter()
+        .map(|&mv| {
+            let undo = scratch.make_move(mv);
+            let value = match scratch.outcome() {
+                Some(Outcome::Win(winner)) if winner == me => i32::MAX,
+                Some(Outcome::Win(_)) => i32::MIN,
+                Some(Outcome::Draw) => 0,
+                None => -scratch.evaluate(),
+            };
+            scratch.unmake_move(mv, undo);
+            value
+        })
+        .collect();
+    let best = values.iter().copied().max()?;
+    let ties: Vec<G::Move> = moves
+        .iter()
+        .zip(&values)
+        .filter(|&(_, &value)| value == best)
+        .map(|(&mv, _)| mv)
+        .collect();
+    Some(ties[rng.usize(..ties.len())])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_names_round_trip() {
+        for name in Play::NAMES {
+            assert_eq!(
+                name.parse::<Play>().map(|play| play.to_string()),
+                Ok(name.into())
+            );
+        }
+        assert_eq!(
+            "best".parse::<Play>(),
+            Err("unknown way to play 'best' (expected one of: search, random, greedy)".into())
+        );
+    }
+}
