@@ -98,6 +98,11 @@ pub fn new_session(variant: Variant, hash_mib: usize, play: Play) -> Box<dyn Ses
 /// The seed of the baseline movers: a match against them can be played again move for move.
 const BASELINE_SEED: u64 = 0x0074_6572_6e69_6f6e;
 
+/// The baseline movers' generator (a panic elsewhere must not take it down).
+fn draws(rng: &Mutex<fastrand::Rng>) -> std::sync::MutexGuard<'_, fastrand::Rng> {
+    rng.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 struct GameSession<G: GameText> {
     game: G,
     /// The side that forfeited by an illegal move, if any.
@@ -231,14 +236,8 @@ impl<G: GameText> Session for GameSession<G> {
                     });
                     result.best
                 }
-                Play::Random | Play::Greedy => {
-                    let mut rng = rng.lock().unwrap_or_else(PoisonError::into_inner);
-                    if play == Play::Random {
-                        baseline::random_move(&root, &mut rng)
-                    } else {
-                        baseline::greedy_move(&root, &mut rng)
-                    }
-                }
+                Play::Random => baseline::random_move(&root, &mut draws(&rng)),
+                Play::Greedy => baseline::greedy_move(&root, &mut draws(&rng)),
             };
             if flags.wait_for_stop {
                 // `go infinite`: the best move is due only after `stop`.

@@ -23,6 +23,7 @@ pub enum Play {
 }
 
 impl Play {
+    /// The names on the command line, in the order of the variants.
     pub const NAMES: [&'static str; 3] = ["search", "random", "greedy"];
 }
 
@@ -44,8 +45,8 @@ impl FromStr for Play {
 
 impl fmt::Display for Play {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let index = *self as usize;
-        f.write_str(Play::NAMES[index])
+        // The variants are declared in the order of their names.
+        f.write_str(Play::NAMES[*self as usize])
     }
 }
 
