@@ -180,6 +180,11 @@ fn the_search_beats_the_random_mover_in_a_match() {
     ]);
     let summary = stdout(&output);
     assert_eq!(wdl(&summary), (4, 0, 0), "{summary}");
+    // Both seats call themselves ternion: their commands tell them apart.
+    assert!(
+        summary.contains(&format!("({TERNION} --play random)")),
+        "{summary}"
+    );
     let parsed = records.records();
     for record in &parsed {
         assert_eq!(record.tag("Reason"), Some("rules"));

@@ -349,11 +349,17 @@ fn play_scheduled<G: GameText>(
             }
         }
     }
-    let names = [0, 1].map(|seat| {
+    let commands = config.engines.each_ref().map(|e| e.command.as_str());
+    let mut names = [0, 1].map(|seat| {
         engines[seat]
             .as_ref()
-            .map_or(config.engines[seat].command.clone(), |e| e.name.clone())
+            .map_or(commands[seat].to_owned(), |e| e.name.clone())
     });
+    if names[0] == names[1] && commands[0] != commands[1] {
+        // One engine run two ways (`ternion` and `ternion --play random`, say): the command
+        // tells the seats apart in the summary and the records.
+        names = [0, 1].map(|seat| format!("{} ({})", names[seat], commands[seat]));
+    }
     let verdict = match started {
         Err(termination) => {
             let loser = termination.culprit().unwrap_or(Player::P1);
