@@ -2,7 +2,7 @@
 //! cleared table. Its total node count is a signature of the search's behaviour: the same on
 //! every run and every machine, changing only when the search changes.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::game::{GameText, GameVisitor, Variant};
@@ -44,32 +44,53 @@ const HASH_MIB: usize = 16;
 pub struct BenchTotals {
     pub nodes: u64,
     pub nps: u64,
+    /// Whether every position was searched in full (not ended by the stop flag): only then
+    /// is `nodes` the signature.
+    pub complete: bool,
 }
 
 /// Runs the bench, passing one line per position to `out`; `depth` replaces every
 /// position's own depth.
 pub fn run(depth: Option<u32>, out: &mut dyn FnMut(String)) -> BenchTotals {
+    run_until(depth, &AtomicBool::new(false), out)
+}
+
+/// [`run`] that ends as soon as `stop` is set, with the totals so far.
+pub fn run_until(
+    depth: Option<u32>,
+    stop: &AtomicBool,
+    out: &mut dyn FnMut(String),
+) -> BenchTotals {
     let started = Instant::now();
     let mut nodes = 0;
     for (index, &(variant, position, own_depth)) in POSITIONS.iter().enumerate() {
         let depth = depth.unwrap_or(own_depth);
-        let (searched, line) = variant.dispatch(BenchPosition { position, depth });
+        let (searched, line) = variant.dispatch(BenchPosition {
+            position,
+            depth,
+            stop,
+        });
         nodes += searched;
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         out(format!("{} {variant} depth {depth} {line}", index + 1));
     }
     let seconds = started.elapsed().as_secs_f64().max(1e-6);
     BenchTotals {
         nodes,
         nps: (nodes as f64 / seconds) as u64,
+        complete: !stop.load(Ordering::Relaxed),
     }
 }
 
-struct BenchPosition {
+struct BenchPosition<'a> {
     position: Option<&'static str>,
     depth: u32,
+    stop: &'a AtomicBool,
 }
 
-impl GameVisitor for BenchPosition {
+impl GameVisitor for BenchPosition<'_> {
     /// Nodes searched and the rest of the report line.
     type Output = (u64, String);
 
@@ -83,7 +104,7 @@ impl GameVisitor for BenchPosition {
             depth: Some(self.depth),
             ..Limits::default()
         };
-        let result = searcher.search(&game, &limits, &AtomicBool::new(false), &mut |_| {});
+        let result = searcher.search(&game, &limits, self.stop, &mut |_| {});
         let best = result
             .best
             .map_or("(none)".to_owned(), |mv| game.move_string(mv));

@@ -4,8 +4,11 @@
 //! A [`Session`] hides the concrete game type behind a small object-safe trait, so that the
 //! protocol can switch variants at run time; inside, everything is generic and
 //! monomorphised. Searches run on a worker thread with a stop flag; their output goes
-//! through a line sink, so tests can capture every line.
+//! through a line sink, so tests can capture every line. A panic inside a search is caught
+//! at the thread's edge: the `go` is still answered, with the best move found so far.
 
+use std::any::Any;
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
@@ -14,7 +17,7 @@ use std::time::Duration;
 use crate::game::{GameText, GameVisitor, Outcome, Player, PositionError, Variant};
 use crate::search::baseline::{self, Play};
 use crate::search::report::info_line;
-use crate::search::{Limits, Searcher};
+use crate::search::{Control, Limits, RootOptions, Searcher};
 
 /// Where output lines go (stdout in the daemon, a buffer in tests).
 pub type Sink = Arc<dyn Fn(String) + Send + Sync>;
@@ -24,10 +27,28 @@ pub type Sink = Arc<dyn Fn(String) + Send + Sync>;
 pub struct SearchFlags {
     /// Set by the protocol to end the search.
     pub stop: Arc<AtomicBool>,
+    /// Set while the search ponders (`go ponder`): no deadline holds and the best move
+    /// waits, until the protocol clears it (`ponderhit`) or stops the search.
+    pub pondering: Arc<AtomicBool>,
     /// Wait for `stop` before giving the best move (`go infinite`).
     pub wait_for_stop: bool,
     /// Set by the search thread just before it sends the best move.
     pub done: Arc<AtomicBool>,
+}
+
+/// What `go` asks of a search, beyond its limits.
+#[derive(Clone, Debug, Default)]
+pub struct SearchJob {
+    pub limits: Limits,
+    /// Root moves to consider, in notation, each legal here (empty: all).
+    pub searchmoves: Vec<String>,
+    /// The number of best root moves to report (MultiPV), at least 1.
+    pub multipv: usize,
+    /// Whether `bestmove` may carry the expected reply (`ponder <move>`).
+    pub ponder_move: bool,
+    /// A fault injected for tests: the search panics after its first `info` line.
+    #[doc(hidden)]
+    pub panic_after_first_info: bool,
 }
 
 /// How setting a position ended.
@@ -62,8 +83,9 @@ pub trait Session: Send {
     fn result(&self) -> Option<Outcome>;
     /// The legal moves in canonical notation, in a stable order (none once the game is over).
     fn legal_moves(&self) -> Vec<String>;
-    /// The perft count below each legal move, and the total.
-    fn divide(&mut self, depth: u32) -> (Vec<(String, u64)>, u64);
+    /// The perft count below each legal move, and the total. Once `stop` is set it ends
+    /// early, with the moves counted in full so far and their total.
+    fn divide(&mut self, depth: u32, stop: &AtomicBool) -> (Vec<(String, u64)>, u64);
     /// A copy of the game (sharing the search's table), for work on another thread.
     fn snapshot(&self) -> Box<dyn Session>;
     /// Forgets what the search learned.
@@ -71,9 +93,12 @@ pub trait Session: Send {
     fn resize_hash(&mut self, mib: usize);
     /// Starts a search of the current position on a worker thread. It sends `info` lines
     /// and finally `bestmove <move>` to `sink`; with `flags.wait_for_stop` the best move
-    /// waits for the stop flag even when the search ends by itself. `flags.done` is set just
-    /// before the best move is sent, so whoever reads it may already give the next command.
-    fn start_search(&mut self, limits: Limits, flags: SearchFlags, sink: Sink) -> JoinHandle<()>;
+    /// waits for the stop flag even when the search ends by itself, and while
+    /// `flags.pondering` is set it waits for that to clear. `flags.done` is set just before
+    /// the best move is sent. A panic in the search is reported as
+    /// `info string error internal: <detail>`, and the best move found so far (or else the
+    /// first legal move) is still given.
+    fn start_search(&mut self, job: SearchJob, flags: SearchFlags, sink: Sink) -> JoinHandle<()>;
 }
 
 /// A new session of `variant` at its start position, with a table of `hash_mib` MiB,
@@ -151,12 +176,14 @@ impl<G: GameText> Session for GameSession<G> {
                     game.make_move(mv);
                 }
                 Err(error) => {
+                    // The forfeit ends the game: it is the one move to report.
                     forfeit = Some(game.side_to_move());
                     applied = MovesApplied::Forfeit {
                         ply,
                         text: text.clone(),
                         reason: error.to_string(),
                     };
+                    break;
                 }
             }
         }
@@ -189,14 +216,15 @@ impl<G: GameText> Session for GameSession<G> {
         moves.iter().map(|&mv| self.game.move_string(mv)).collect()
     }
 
-    fn divide(&mut self, depth: u32) -> (Vec<(String, u64)>, u64) {
+    fn divide(&mut self, depth: u32, stop: &AtomicBool) -> (Vec<(String, u64)>, u64) {
         if self.forfeit.is_some() {
             return (Vec::new(), 0);
         }
-        let counts: Vec<(String, u64)> = crate::game::perft::divide(&mut self.game, depth.max(1))
-            .into_iter()
-            .map(|(mv, n)| (self.game.move_string(mv), n))
-            .collect();
+        let counts: Vec<(String, u64)> =
+            crate::game::perft::divide_until(&mut self.game, depth.max(1), stop)
+                .into_iter()
+                .map(|(mv, n)| (self.game.move_string(mv), n))
+                .collect();
         let total = if depth == 0 {
             1
         } else {
@@ -223,31 +251,97 @@ impl<G: GameText> Session for GameSession<G> {
         self.searcher().resize(mib);
     }
 
-    fn start_search(&mut self, limits: Limits, flags: SearchFlags, sink: Sink) -> JoinHandle<()> {
+    fn start_search(&mut self, job: SearchJob, flags: SearchFlags, sink: Sink) -> JoinHandle<()> {
         let root = self.game.clone();
         let searcher = Arc::clone(&self.searcher);
         let (play, rng) = (self.play, Arc::clone(&self.rng));
+        let mut job = job;
+        if let Some(clock) = &mut job.limits.clock {
+            clock.expected_moves = root.expected_moves_left();
+        }
         thread::spawn(move || {
-            let best = match play {
+            // The best line of the last completed iteration: the answer if the search fails.
+            let mut best_line: Vec<G::Move> = Vec::new();
+            let searched = panic::catch_unwind(AssertUnwindSafe(|| match play {
                 Play::Search => {
                     let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
-                    let result = searcher.search(&root, &limits, &flags.stop, &mut |info| {
-                        sink(info_line(&root, info))
-                    });
-                    result.best
+                    let options = RootOptions {
+                        only: job
+                            .searchmoves
+                            .iter()
+                            .filter_map(|text| root.parse_move(text).ok())
+                            .collect(),
+                        multipv: job.multipv.max(1),
+                    };
+                    let control = Control {
+                        stop: &flags.stop,
+                        pondering: &flags.pondering,
+                    };
+                    let result =
+                        searcher.search_with(&root, &job.limits, &options, control, &mut |info| {
+                            if info.multipv.unwrap_or(1) == 1 {
+                                best_line.clone_from(&info.pv);
+                            }
+                            sink(info_line(&root, info));
+                            if job.panic_after_first_info {
+                                panic!("injected fault after the first info line");
+                            }
+                        });
+                    result.pv
                 }
-                Play::Random => baseline::random_move(&root, &mut draws(&rng)),
-                Play::Greedy => baseline::greedy_move(&root, &mut draws(&rng)),
-            };
-            if flags.wait_for_stop {
-                // `go infinite`: the best move is due only after `stop`.
-                while !flags.stop.load(Ordering::Relaxed) {
-                    thread::sleep(Duration::from_millis(1));
+                Play::Random => baseline::random_move(&root, &mut draws(&rng))
+                    .into_iter()
+                    .collect(),
+                Play::Greedy => baseline::greedy_move(&root, &mut draws(&rng))
+                    .into_iter()
+                    .collect(),
+            }));
+            let line = searched.unwrap_or_else(|fault| {
+                sink(format!(
+                    "info string error internal: {}",
+                    panic_detail(&*fault)
+                ));
+                // A searcher interrupted half-way may hold half-written state: start afresh.
+                searcher
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clear();
+                if best_line.is_empty() {
+                    let mut moves = Vec::new();
+                    root.generate_moves(&mut moves);
+                    best_line.extend(moves.first());
                 }
+                best_line
+            });
+            // `go infinite` and `go ponder`: the best move is due only after `stop`, or
+            // after `ponderhit` once the search is done.
+            while (flags.wait_for_stop || flags.pondering.load(Ordering::Relaxed))
+                && !flags.stop.load(Ordering::Relaxed)
+            {
+                thread::sleep(Duration::from_millis(1));
             }
-            let best = best.map_or_else(|| "(none)".to_owned(), |mv| root.move_string(mv));
+            let mut answer = match line.first() {
+                Some(&best) => format!("bestmove {}", root.move_string(best)),
+                None => "bestmove (none)".to_owned(),
+            };
+            if job.ponder_move && line.len() >= 2 {
+                let mut after = root.clone();
+                after.make_move(line[0]);
+                answer.push_str(" ponder ");
+                answer.push_str(&after.move_string(line[1]));
+            }
             flags.done.store(true, Ordering::Release);
-            sink(format!("bestmove {best}"));
+            sink(answer);
         })
     }
+}
+
+/// What a panic said, as one short, printable line.
+pub fn panic_detail(payload: &(dyn Any + Send)) -> String {
+    let text = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic without a message");
+    crate::printable::echo(text.lines().next().unwrap_or_default())
 }

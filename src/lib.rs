@@ -11,12 +11,14 @@
 //!   its search on a worker thread, output through a line sink;
 //! - [`protocol`]: the text protocol: commands, the daemon's state, the serve loop;
 //! - [`bench`]: the fixed search workload whose node count signs the search's behaviour;
-//! - [`arena`]: engine-vs-engine matches between child processes, refereed by the rules.
+//! - [`arena`]: engine-vs-engine matches between child processes, refereed by the rules;
+//! - [`printable`]: untrusted text made safe to echo in a one-line reply.
 #![forbid(unsafe_code)]
 
 pub mod arena;
 pub mod bench;
 pub mod engine;
 pub mod game;
+pub mod printable;
 pub mod protocol;
 pub mod search;

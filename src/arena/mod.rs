@@ -75,6 +75,8 @@ pub struct MatchSummary {
     pub by_colour: [Tally; 2],
     pub failures: Vec<Failure>,
     pub total_plies: u64,
+    /// With a clock: the least time any engine had left after a move (before its increment).
+    pub least_time_left: Option<Duration>,
     pub sprt: Option<SprtState>,
 }
 
@@ -134,6 +136,12 @@ impl MatchSummary {
                 self.average_length()
             ),
         );
+        if let Some(least) = self.least_time_left {
+            line(
+                &mut out,
+                format!("least time left on a clock: {} ms", least.as_millis()),
+            );
+        }
         if let Some(sprt) = &self.sprt {
             line(&mut out, format!("SPRT {sprt}"));
         }
@@ -184,6 +192,7 @@ struct Played {
     /// The colour the first engine had.
     first_engine_as: Player,
     names: [String; 2],
+    least_time_left: Option<Duration>,
 }
 
 fn run<G: GameText>(
@@ -207,6 +216,7 @@ fn run<G: GameText>(
         by_colour: [Tally::default(); 2],
         failures: Vec::new(),
         total_plies: 0,
+        least_time_left: None,
         sprt: config.sprt.map(|s| s.state(&Tally::default())),
     };
     let mut write_error = None;
@@ -256,6 +266,10 @@ fn account(summary: &mut MatchSummary, played: &Played) {
         }
     }
     summary.total_plies += (record.opening.len() + record.moves.len()) as u64;
+    if let Some(left) = played.least_time_left {
+        let least = summary.least_time_left.get_or_insert(left);
+        *least = (*least).min(left);
+    }
     if let Some(culprit) = record.termination.culprit() {
         summary.failures.push(Failure {
             game: record.number,
@@ -368,6 +382,7 @@ fn play_scheduled<G: GameText>(
                 termination,
                 moves: Vec::new(),
                 final_position: start.clone(),
+                least_time_left: None,
             }
         }
         Ok(()) => {
@@ -400,6 +415,7 @@ fn play_scheduled<G: GameText>(
         },
         first_engine_as,
         names,
+        least_time_left: verdict.least_time_left,
     }
 }
 

@@ -44,6 +44,9 @@ pub struct Verdict {
     /// The engines' moves, in canonical notation.
     pub moves: Vec<String>,
     pub final_position: String,
+    /// With a clock: the least time any engine had left after a move of this game (before
+    /// its increment), the margin of safety its time management kept.
+    pub least_time_left: Option<Duration>,
 }
 
 /// Plays one game from `game` (the position after the opening, reached by `opening` from
@@ -57,16 +60,18 @@ pub fn play<G: GameText>(
 ) -> Verdict {
     let mut moves: Vec<String> = Vec::new();
     let mut clocks = [Duration::ZERO; 2];
+    let mut least_time_left = None;
     if let TimeControl::Clock { base, .. } = limits {
         clocks = [base; 2];
     }
     let [p1, p2] = engines;
     let mut engines = [p1, p2];
-    let end = |game: &G, moves: Vec<String>, outcome, termination| Verdict {
+    let end = |game: &G, moves: Vec<String>, least_time_left, outcome, termination| Verdict {
         outcome,
         termination,
         moves,
         final_position: game.position_string(),
+        least_time_left,
     };
     for player in Player::BOTH {
         let engine = &mut engines[player.index()];
@@ -75,12 +80,12 @@ pub fn play<G: GameText>(
             .and_then(|()| engine.ping(patience.answer_timeout));
         if let Err(error) = ready {
             let termination = failure(error, player);
-            return end(&game, moves, Outcome::Win(player.opponent()), termination);
+            return end(&game, moves, least_time_left, Outcome::Win(player.opponent()), termination);
         }
     }
     loop {
         if let Some(outcome) = game.outcome() {
-            return end(&game, moves, outcome, Termination::Rules);
+            return end(&game, moves, least_time_left, outcome, Termination::Rules);
         }
         let side = game.side_to_move();
         let engine = &mut engines[side.index()];
@@ -93,11 +98,11 @@ pub fn play<G: GameText>(
             Ok(answer) => answer,
             Err(EngineError::TimedOut) if is_timed(limits) => {
                 let outcome = game.flag_fall(side);
-                return end(&game, moves, outcome, Termination::FlagFall { by: side });
+                return end(&game, moves, least_time_left, outcome, Termination::FlagFall { by: side });
             }
             Err(error) => {
                 let termination = failure(error, side);
-                return end(&game, moves, Outcome::Win(side.opponent()), termination);
+                return end(&game, moves, least_time_left, Outcome::Win(side.opponent()), termination);
             }
         };
         if overran(
@@ -107,11 +112,15 @@ pub fn play<G: GameText>(
             patience.time_margin,
         ) {
             let outcome = game.flag_fall(side);
-            return end(&game, moves, outcome, Termination::FlagFall { by: side });
+            return end(&game, moves, least_time_left, outcome, Termination::FlagFall { by: side });
+        }
+        if let TimeControl::Clock { increment, .. } = limits {
+            let left = clocks[side.index()].saturating_sub(increment);
+            least_time_left = Some(least_time_left.map_or(left, |least: Duration| least.min(left)));
         }
         if text == "(none)" {
             let termination = Termination::NoMove { by: side };
-            return end(&game, moves, Outcome::Win(side.opponent()), termination);
+            return end(&game, moves, least_time_left, Outcome::Win(side.opponent()), termination);
         }
         match game.parse_move(&text) {
             Ok(mv) => {
@@ -124,7 +133,7 @@ pub fn play<G: GameText>(
                     by: side,
                     text: format!("{shown} ({error})"),
                 };
-                return end(&game, moves, Outcome::Win(side.opponent()), termination);
+                return end(&game, moves, least_time_left, Outcome::Win(side.opponent()), termination);
             }
         }
     }

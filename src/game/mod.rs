@@ -136,6 +136,13 @@ pub trait Game: Clone + Eq + Debug + Send + 'static {
         Outcome::Win(flagged.opponent())
     }
 
+    /// About how many more moves the side to move will play in this game: how a clock with
+    /// no moves to go is spread. A rough figure by the game's phase; the default suits a
+    /// game of middling length.
+    fn expected_moves_left(&self) -> u32 {
+        30
+    }
+
     /// Whether this position (as the repetition rule compares positions) occurred before in
     /// the game. The search scores such a position as a draw: if repeating it once were good
     /// for either side it would be good again, so play would go round to the third time.

@@ -7,14 +7,19 @@
 //! [`perft_checked`] does the same checks in every build, at every ply, without bulk
 //! counting.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::Game;
+
+/// A stop flag that is never set, for counts that run to the end.
+static NEVER: AtomicBool = AtomicBool::new(false);
 
 /// Counts the leaf nodes of the legal move tree of `game` to `depth` plies.
 ///
 /// A finished game has no moves, so it contributes no leaves below itself.
 pub fn perft<G: Game>(game: &mut G, depth: u32) -> u64 {
     let mut buffers = move_buffers::<G>(depth);
-    count::<G, { cfg!(debug_assertions) }>(game, depth, &mut buffers)
+    count::<G, { cfg!(debug_assertions) }>(game, depth, &mut buffers, &NEVER)
 }
 
 /// Perft that checks, after every make and unmake, that the incremental hash equals the
@@ -22,28 +27,37 @@ pub fn perft<G: Game>(game: &mut G, depth: u32) -> u64 {
 /// `count_moves` agrees with `generate_moves` at every node. Panics on the first mismatch.
 pub fn perft_checked<G: Game>(game: &mut G, depth: u32) -> u64 {
     let mut buffers = move_buffers::<G>(depth);
-    count::<G, true>(game, depth, &mut buffers)
+    count::<G, true>(game, depth, &mut buffers, &NEVER)
 }
 
 /// The perft count below each legal root move, in move generation order.
 pub fn divide<G: Game>(game: &mut G, depth: u32) -> Vec<(G::Move, u64)> {
+    divide_until(game, depth, &NEVER)
+}
+
+/// [`divide`] that ends early once `stop` is set: it then returns the root moves counted
+/// in full before the stop, and leaves out the rest. The flag is read at every node two or
+/// more plies above the leaves, so a stop is obeyed within microseconds.
+pub fn divide_until<G: Game>(game: &mut G, depth: u32, stop: &AtomicBool) -> Vec<(G::Move, u64)> {
     let mut root_moves = Vec::new();
     game.generate_moves(&mut root_moves);
     let mut buffers = move_buffers::<G>(depth);
-    root_moves
-        .into_iter()
-        .map(|mv| {
-            let nodes = if depth <= 1 {
-                1
-            } else {
-                let undo = game.make_move(mv);
-                let nodes = count::<G, { cfg!(debug_assertions) }>(game, depth - 1, &mut buffers);
-                game.unmake_move(mv, undo);
-                nodes
-            };
-            (mv, nodes)
-        })
-        .collect()
+    let mut counts = Vec::with_capacity(root_moves.len());
+    for mv in root_moves {
+        let nodes = if depth <= 1 {
+            1
+        } else {
+            let undo = game.make_move(mv);
+            let nodes = count::<G, { cfg!(debug_assertions) }>(game, depth - 1, &mut buffers, stop);
+            game.unmake_move(mv, undo);
+            nodes
+        };
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        counts.push((mv, nodes));
+    }
+    counts
 }
 
 /// One reusable move list per ply, allocated once per perft call.
@@ -55,10 +69,12 @@ fn count<G: Game, const CHECK: bool>(
     game: &mut G,
     depth: u32,
     buffers: &mut [Vec<G::Move>],
+    stop: &AtomicBool,
 ) -> u64 {
     match depth {
         0 => 1,
         1 if !CHECK => game.count_moves(),
+        _ if stop.load(Ordering::Relaxed) => 0, // the caller drops an unfinished count
         _ => {
             let (moves, deeper) = buffers
                 .split_first_mut()
@@ -75,7 +91,7 @@ fn count<G: Game, const CHECK: bool>(
                 if CHECK {
                     assert_eq!(game.hash(), game.hash_from_scratch(), "hash after {mv:?}");
                 }
-                nodes += count::<G, CHECK>(game, depth - 1, deeper);
+                nodes += count::<G, CHECK>(game, depth - 1, deeper, stop);
                 game.unmake_move(mv, undo);
                 if let Some(before) = before {
                     assert_eq!(*game, before, "unmake of {mv:?} did not restore the state");

@@ -11,10 +11,12 @@ use std::fmt;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_till1};
 use nom::character::complete::{char, u32 as decimal_u32, u64 as decimal_u64};
-use nom::combinator::{eof, map, opt, rest, value, verify};
+use nom::combinator::{eof, map, opt, rest, value};
 use nom::multi::many0;
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
+
+use crate::printable::echo;
 
 /// One protocol command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,7 +41,9 @@ pub enum Command {
     Display,
     Bench(Option<u32>),
     Help,
-    /// `ponderhit`, `register`, `debug on|off`: accepted and ignored.
+    /// `ponderhit`: the move pondered on was played; the search goes on, on the clock.
+    PonderHit,
+    /// `register`, `debug on|off`: accepted and ignored.
     Ignored,
 }
 
@@ -63,7 +67,15 @@ pub struct GoCommand {
     pub movetime: Option<u64>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// Stop once a win in at most this many moves (of the side to move) is proven.
+    pub mate: Option<u32>,
+    /// Search only these root moves (as given; the engine checks them).
+    pub searchmoves: Vec<String>,
+    /// Search on the opponent's time until `ponderhit` or `stop`.
+    pub ponder: bool,
     pub infinite: bool,
+    /// Words that could not be read, skipped (reported once, the search runs without them).
+    pub skipped: Vec<String>,
 }
 
 /// What a `query` asks.
@@ -130,30 +142,22 @@ impl Command {
             "quit" => bare(Command::Quit).parse(&normal),
             "d" => bare(Command::Display).parse(&normal),
             "help" => bare(Command::Help).parse(&normal),
-            "ponderhit" | "register" => Ok(("", Command::Ignored)),
+            "ponderhit" => bare(Command::PonderHit).parse(&normal),
+            "register" => Ok(("", Command::Ignored)),
             "debug" => debug(&normal),
             "setoption" => setoption(&normal),
             "position" => position(&normal),
             "go" => go(&normal),
             "query" => query(&normal),
             "bench" => bench(&normal),
-            _ => return Err(CommandError::UnknownCommand(shorten(word))),
+            _ => return Err(CommandError::UnknownCommand(echo(word))),
         };
         parsed
             .map(|(_, command)| command)
             .map_err(|_| CommandError::BadArguments {
                 command: word.to_owned(),
-                detail: format!("cannot read '{}'", shorten(&normal)),
+                detail: format!("cannot read '{}'", echo(&normal)),
             })
-    }
-}
-
-/// Long input is cut for error messages, so that an error stays one short line.
-fn shorten(text: &str) -> String {
-    const LIMIT: usize = 60;
-    match text.char_indices().nth(LIMIT) {
-        Some((cut, _)) => format!("{}...", &text[..cut]),
-        None => text.to_owned(),
     }
 }
 
@@ -239,68 +243,104 @@ fn position(input: &str) -> IResult<&str, Command> {
     ))
 }
 
-/// The position string of `position fen`: everything up to ` moves` or the end.
+/// The position string of `position fen`: everything up to ` moves` or the end. It may be
+/// empty: the game's parser then refuses it as a bad position string, like any other.
 fn fen_text(input: &str) -> IResult<&str, &str> {
+    if input == "moves" || input.starts_with("moves ") {
+        return Ok((input, ""));
+    }
     let end = input
         .find(" moves")
         .filter(|&at| input[at + " moves".len()..].is_empty() || input[at..].starts_with(" moves "))
         .unwrap_or(input.len());
-    if input.starts_with("moves") || end == 0 {
-        return Err(nom::Err::Error(nom::error::Error::new(
-            input,
-            nom::error::ErrorKind::Tag,
-        )));
-    }
     let (fen, remaining) = input.split_at(end);
     Ok((remaining.strip_prefix(' ').unwrap_or(remaining), fen))
 }
 
-/// `go perft <n>`, or `go` with limits in any order (none: infinite).
+/// The words of `go` that take a value or stand alone; a `searchmoves` list ends at one.
+const GO_WORDS: [&str; 15] = [
+    "p1time",
+    "wtime",
+    "p2time",
+    "btime",
+    "p1inc",
+    "winc",
+    "p2inc",
+    "binc",
+    "movestogo",
+    "movetime",
+    "depth",
+    "nodes",
+    "mate",
+    "searchmoves",
+    "ponder",
+];
+
+/// `go perft <n>`, or `go` with limits in any order (none: infinite). Unlike every other
+/// command, `go` is never refused: words it cannot read are kept in
+/// [`GoCommand::skipped`] and the search runs on the rest, so that every `go` gets its
+/// `bestmove`.
 fn go(input: &str) -> IResult<&str, Command> {
     let (input, _) = keyword("go").parse(input)?;
-    if let Ok((rest_of_line, depth)) =
-        terminated(preceded(keyword("perft"), decimal_u32), eof).parse(input)
-    {
+    if input == "perft" || input.starts_with("perft ") {
+        // `go perft` counts, it does not search: a bad depth refuses the line.
+        let (rest_of_line, depth) =
+            terminated(preceded(keyword("perft"), decimal_u32), eof).parse(input)?;
         return Ok((rest_of_line, Command::GoPerft(depth)));
     }
     let mut limits = GoCommand::default();
-    let mut input = input;
-    while !input.is_empty() {
-        let (after, word) = token(input)?;
-        let number =
-            |text| terminated(decimal_u64, alt((value((), char(' ')), value((), eof)))).parse(text);
-        let small =
-            |text| terminated(decimal_u32, alt((value((), char(' ')), value((), eof)))).parse(text);
-        input = match word {
-            "p1time" | "wtime" => number(after).map(|(i, v)| (i, limits.p1time = Some(v)))?.0,
-            "p2time" | "btime" => number(after).map(|(i, v)| (i, limits.p2time = Some(v)))?.0,
-            "p1inc" | "winc" => number(after).map(|(i, v)| (i, limits.p1inc = Some(v)))?.0,
-            "p2inc" | "binc" => number(after).map(|(i, v)| (i, limits.p2inc = Some(v)))?.0,
-            "movestogo" => {
-                small(after)
-                    .map(|(i, v)| (i, limits.movestogo = Some(v)))?
-                    .0
+    let mut words = input.split(' ').filter(|w| !w.is_empty()).peekable();
+    while let Some(word) = words.next() {
+        let is_go_word = |w: &&str| GO_WORDS.contains(w) || *w == "infinite";
+        match word {
+            "infinite" => limits.infinite = true,
+            "ponder" => limits.ponder = true,
+            "searchmoves" => {
+                while let Some(mv) = words.next_if(|w| !is_go_word(w)) {
+                    limits.searchmoves.push(mv.to_owned());
+                }
             }
-            "movetime" => {
-                number(after)
-                    .map(|(i, v)| (i, limits.movetime = Some(v)))?
-                    .0
+            _ if GO_WORDS.contains(&word) => {
+                // A value word: its number, or the word (and what stood for its value) is
+                // skipped.
+                let value = words.next_if(|w| !is_go_word(w));
+                match value.and_then(number) {
+                    Some(n) if set_go_value(&mut limits, word, n) => {}
+                    _ => limits
+                        .skipped
+                        .push(value.map_or(word.to_owned(), |v| format!("{word} {v}"))),
+                }
             }
-            "depth" => small(after).map(|(i, v)| (i, limits.depth = Some(v)))?.0,
-            "nodes" => number(after).map(|(i, v)| (i, limits.nodes = Some(v)))?.0,
-            "infinite" => {
-                limits.infinite = true;
-                after
-            }
-            _ => {
-                return Err(nom::Err::Error(nom::error::Error::new(
-                    input,
-                    nom::error::ErrorKind::Tag,
-                )));
-            }
-        };
+            _ => limits.skipped.push(word.to_owned()),
+        }
     }
-    Ok((input, Command::Go(limits)))
+    Ok(("", Command::Go(limits)))
+}
+
+/// A whole token read as a decimal number (`None` on anything else, overflow included).
+fn number(text: &str) -> Option<u64> {
+    terminated(decimal_u64::<&str, nom::error::Error<&str>>, eof)
+        .parse(text)
+        .ok()
+        .map(|(_, n)| n)
+}
+
+/// Stores the value of a `go` word; `false` when it does not fit the word's range.
+fn set_go_value(limits: &mut GoCommand, word: &str, n: u64) -> bool {
+    let small = u32::try_from(n).ok();
+    match word {
+        "p1time" | "wtime" => limits.p1time = Some(n),
+        "p2time" | "btime" => limits.p2time = Some(n),
+        "p1inc" | "winc" => limits.p1inc = Some(n),
+        "p2inc" | "binc" => limits.p2inc = Some(n),
+        "movetime" => limits.movetime = Some(n),
+        "nodes" => limits.nodes = Some(n),
+        "movestogo" if small.is_some() => limits.movestogo = small,
+        "depth" if small.is_some() => limits.depth = small,
+        "mate" if small.is_some() => limits.mate = small,
+        _ => return false,
+    }
+    true
 }
 
 /// `query <what> [<move>]`.
@@ -317,10 +357,13 @@ fn query(input: &str) -> IResult<&str, Command> {
         }),
         map(terminated(tag("fen"), eof), |_| Query::Fen),
         map(terminated(tag("variant"), eof), |_| Query::Variant),
-        map(
-            verify(rest, |other: &str| !other.is_empty()),
-            |other: &str| Query::Unknown(shorten(other)),
-        ),
+        map(rest, |other: &str| {
+            Query::Unknown(if other.is_empty() {
+                "(nothing asked)".to_owned()
+            } else {
+                echo(other)
+            })
+        }),
     ))
     .parse(input)?;
     Ok((input, Command::Query(what)))
@@ -356,7 +399,7 @@ mod tests {
         assert_eq!(parse("quit"), Command::Quit);
         assert_eq!(parse("d"), Command::Display);
         assert_eq!(parse("help"), Command::Help);
-        assert_eq!(parse("ponderhit"), Command::Ignored);
+        assert_eq!(parse("ponderhit"), Command::PonderHit);
         assert_eq!(parse("debug on"), Command::Ignored);
         assert_eq!(bad("ugix"), "unknown-command");
         assert_eq!(bad("UGI"), "unknown-command");
@@ -429,9 +472,21 @@ mod tests {
                 moves: vec![],
             })
         );
+        // An empty position string reaches the game's parser, which refuses it (bad-fen).
+        for (line, moves) in [
+            ("position fen", vec![]),
+            ("position fen moves e2e4", vec!["e2e4".to_owned()]),
+        ] {
+            assert_eq!(
+                parse(line),
+                Command::Position(PositionCommand {
+                    variant: None,
+                    fen: Some(String::new()),
+                    moves,
+                })
+            );
+        }
         assert_eq!(bad("position"), "bad-arguments");
-        assert_eq!(bad("position fen"), "bad-arguments");
-        assert_eq!(bad("position fen moves e2e4"), "bad-arguments");
         assert_eq!(bad("position startpos e2e4"), "bad-arguments");
         assert_eq!(bad("position variant"), "bad-arguments");
     }
@@ -461,14 +516,59 @@ mod tests {
             })
         );
         assert_eq!(parse("go perft 3"), Command::GoPerft(3));
-        assert_eq!(bad("go depth"), "bad-arguments");
-        assert_eq!(bad("go depth x"), "bad-arguments");
-        assert_eq!(bad("go depth -1"), "bad-arguments");
-        assert_eq!(bad("go nodes 99999999999999999999999"), "bad-arguments");
-        assert_eq!(bad("go depth 4294967296"), "bad-arguments");
-        assert_eq!(bad("go sideways"), "bad-arguments");
         assert_eq!(bad("go perft"), "bad-arguments");
         assert_eq!(bad("go perft 3 4"), "bad-arguments");
+    }
+
+    #[test]
+    fn go_reads_mate_searchmoves_and_ponder() {
+        assert_eq!(
+            parse("go searchmoves d2d3 e2e3 depth 2 mate 3 ponder wtime 5"),
+            Command::Go(GoCommand {
+                searchmoves: vec!["d2d3".into(), "e2e3".into()],
+                depth: Some(2),
+                mate: Some(3),
+                ponder: true,
+                p1time: Some(5),
+                ..GoCommand::default()
+            })
+        );
+        assert_eq!(
+            parse("go infinite searchmoves"),
+            Command::Go(GoCommand {
+                infinite: true,
+                ..GoCommand::default()
+            })
+        );
+    }
+
+    #[test]
+    fn go_skips_what_it_cannot_read_and_keeps_the_rest() {
+        let skipped = |line: &str| match parse(line) {
+            Command::Go(go) => go.skipped,
+            other => panic!("{line}: {other:?}"),
+        };
+        assert_eq!(skipped("go depth"), ["depth"]);
+        assert_eq!(skipped("go depth x"), ["depth x"]);
+        assert_eq!(skipped("go depth -1 nodes 5"), ["depth -1"]);
+        assert_eq!(skipped("go depth infinite"), ["depth"]);
+        assert_eq!(
+            skipped("go nodes 99999999999999999999999"),
+            ["nodes 99999999999999999999999"]
+        );
+        assert_eq!(skipped("go depth 4294967296"), ["depth 4294967296"]);
+        assert_eq!(
+            skipped("go sideways movetime 9 upwards"),
+            ["sideways", "upwards"]
+        );
+        assert_eq!(
+            parse("go sideways movetime 9"),
+            Command::Go(GoCommand {
+                movetime: Some(9),
+                skipped: vec!["sideways".into()],
+                ..GoCommand::default()
+            })
+        );
     }
 
     #[test]
@@ -492,7 +592,10 @@ mod tests {
             parse("query islegal"),
             Command::Query(Query::Unknown("islegal".into()))
         );
-        assert_eq!(bad("query"), "bad-arguments");
+        assert_eq!(
+            parse("query"),
+            Command::Query(Query::Unknown("(nothing asked)".into()))
+        );
     }
 
     #[test]
@@ -516,7 +619,8 @@ mod tests {
         ] {
             if let Err(error) = Command::parse(line) {
                 let message = error.to_string();
-                assert!(message.len() < 120, "{}", shorten(&message));
+                assert!(message.len() < 120, "{}", echo(&message));
+                assert!(!message.chars().any(char::is_control), "{message:?}");
             }
         }
     }

@@ -1,19 +1,26 @@
 //! The daemon's state and its answer to every command: one game session, the options, and
-//! the search running on its worker thread, if any.
+//! the work (a search, `go perft` or `bench`) running on its worker thread, if any.
 //!
-//! Every reply goes through the line sink. Searches, `go perft` and `bench` run on a worker
-//! thread, so that `isready`, `stop` and `query` are answered meanwhile. Bad input gets exactly one
+//! Every reply goes through the line sink. The order rule of the protocol holds here:
+//! nothing is refused because work is running. `position`, `query`, `d`, `isready` and
+//! `help` act at once on the current position (a search works on its own copy); `go`,
+//! `go perft`, `bench`, `setoption` and `uginewgame` first stop the running work, exactly as
+//! `stop` would, so its last line comes before theirs. Bad input gets exactly one
 //! `info string error <kind>: <detail>` line and changes nothing (but an illegal move in
 //! `position ... moves`, which forfeits the game as the protocol says).
 
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
-use super::command::{Command, GoCommand, PositionCommand, Query};
-use crate::engine::{MovesApplied, SearchFlags, Session, Sink, new_session};
+use super::command::{Command, CommandError, GoCommand, PositionCommand, Query};
+use crate::engine::{
+    MovesApplied, SearchFlags, SearchJob, Session, Sink, new_session, panic_detail,
+};
 use crate::game::{Outcome, Player, Variant};
+use crate::printable::echo;
 use crate::search::baseline::Play;
 use crate::search::{Clock, Limits};
 
@@ -21,6 +28,17 @@ const DEFAULT_HASH_MIB: usize = 16;
 const MAX_HASH_MIB: usize = 4096;
 const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+/// One search thread until the multi-threaded search exists.
+const MAX_THREADS: usize = 1;
+const MAX_MULTIPV: usize = 64;
+/// The longest detail an error line carries (the echoed input in it is shorter still).
+const MAX_ERROR_DETAIL: usize = 200;
+
+/// The work running on the worker thread: its flags and its thread.
+struct Work {
+    flags: SearchFlags,
+    thread: JoinHandle<()>,
+}
 
 /// The protocol state of one engine process.
 pub struct Daemon {
@@ -29,8 +47,13 @@ pub struct Daemon {
     /// How `go` picks the move: the search, or a baseline mover chosen at start-up.
     play: Play,
     move_overhead: Duration,
-    /// The running (or finished, not yet joined) search: its flags and thread.
-    search: Option<(SearchFlags, JoinHandle<()>)>,
+    multipv: usize,
+    /// The `Ponder` option: `bestmove` may name the expected reply.
+    ponder: bool,
+    /// The running (or finished, not yet joined) work.
+    work: Option<Work>,
+    /// A fault for tests: the next search panics after its first `info` line.
+    panic_next_search: bool,
     sink: Sink,
 }
 
@@ -47,74 +70,94 @@ impl Daemon {
             hash_mib: DEFAULT_HASH_MIB,
             play,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
-            search: None,
+            multipv: 1,
+            ponder: false,
+            work: None,
+            panic_next_search: false,
             sink,
         }
+    }
+
+    /// Makes the next search panic after its first `info` line: the test of how a failing
+    /// search is answered. Not reachable from the protocol.
+    #[doc(hidden)]
+    pub fn inject_search_panic(&mut self) {
+        self.panic_next_search = true;
     }
 
     fn say(&self, line: impl Into<String>) {
         (self.sink)(line.into());
     }
 
+    /// The one line of a rejected command. The detail is cut short and made printable,
+    /// whatever it quotes.
     fn error(&self, kind: &str, detail: impl std::fmt::Display) {
+        let detail: String = detail
+            .to_string()
+            .chars()
+            .take(MAX_ERROR_DETAIL)
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect();
         self.say(format!("info string error {kind}: {detail}"));
     }
 
-    /// Whether a search is running: until its best move has been given.
+    /// Whether work is running: until its last line (a search's `bestmove`) is out.
     pub fn busy(&self) -> bool {
-        self.search
+        self.work
             .as_ref()
-            .is_some_and(|(flags, _)| !flags.done.load(Ordering::Acquire))
+            .is_some_and(|work| !work.flags.done.load(Ordering::Acquire))
     }
 
-    /// Stops any search and waits for its `bestmove`.
+    /// Stops any running work and waits for its last line (a search's `bestmove`).
     pub fn stop_search(&mut self) {
-        if let Some((flags, handle)) = self.search.take() {
-            flags.stop.store(true, Ordering::Relaxed);
-            // A panicking search thread has already reported nothing more to say.
-            let _ = handle.join();
+        if let Some(work) = self.work.take() {
+            work.flags.stop.store(true, Ordering::Relaxed);
+            // Panics are caught inside the work; a join error has nothing left to say.
+            let _ = work.thread.join();
         }
     }
 
-    /// Before the process exits: stops any search and gives it a moment to say its
-    /// `bestmove`, but does not wait for work that cannot be stopped (a deep `go perft`).
+    /// Before the process exits: stops any work and gives it a moment to say its last
+    /// line, but does not wait longer (the process ends anyway).
     pub fn stop_for_exit(&mut self) {
         const GRACE: Duration = Duration::from_millis(200);
-        if let Some((flags, handle)) = &self.search {
-            flags.stop.store(true, Ordering::Relaxed);
+        if let Some(work) = &self.work {
+            work.flags.stop.store(true, Ordering::Relaxed);
             let started = std::time::Instant::now();
-            while !handle.is_finished() && started.elapsed() < GRACE {
+            while !work.thread.is_finished() && started.elapsed() < GRACE {
                 thread::sleep(Duration::from_millis(1));
             }
         }
+    }
+
+    /// A line longer than the reader holds was skipped.
+    pub fn line_too_long(&self, limit: usize) {
+        self.error(
+            "line-too-long",
+            format!("a line of more than {limit} bytes was skipped"),
+        );
     }
 
     /// Handles one input line; `false` means quit.
     pub fn handle(&mut self, line: &str) -> bool {
         let command = match Command::parse(line) {
             Ok(command) => command,
-            Err(super::command::CommandError::Empty) => return true,
+            Err(CommandError::Empty) => return true,
             Err(error) => {
                 self.error(error.kind(), &error);
                 return true;
             }
         };
-        let needs_idle = matches!(
+        // The order rule: these need the engine idle, so they end the running work first.
+        if matches!(
             command,
-            Command::Position(_)
-                | Command::SetOption { .. }
-                | Command::NewGame
-                | Command::Go(_)
+            Command::Go(_)
                 | Command::GoPerft(_)
                 | Command::Bench(_)
-        );
-        if needs_idle && self.busy() {
-            let word = line.split_ascii_whitespace().next().unwrap_or_default();
-            self.error("busy", word);
-            return true;
-        }
-        if needs_idle {
-            self.stop_search(); // joins a search that has already finished
+                | Command::SetOption { .. }
+                | Command::NewGame
+        ) {
+            self.stop_search();
         }
         match command {
             Command::Ugi => self.identify("ugiok"),
@@ -129,9 +172,10 @@ impl Daemon {
             Command::Position(position) => self.position(position),
             Command::Go(go) => self.go(&go),
             Command::GoPerft(depth) => self.perft(depth),
-            Command::Stop => {
-                if let Some((flags, _)) = &self.search {
-                    flags.stop.store(true, Ordering::Relaxed);
+            Command::Stop => self.stop_search(),
+            Command::PonderHit => {
+                if let Some(work) = &self.work {
+                    work.flags.pondering.store(false, Ordering::Relaxed);
                 }
             }
             Command::Quit => {
@@ -163,31 +207,49 @@ impl Daemon {
         self.say(format!(
             "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ));
+        self.say(format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
+        self.say(format!(
+            "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
+        ));
+        self.say("option name Ponder type check default false");
         self.say(ok);
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let value_text = value.unwrap_or_default();
         let bad_value = |daemon: &Self| {
-            daemon.error("bad-option-value", format!("{name} {value_text}"));
+            daemon.error(
+                "bad-option-value",
+                format!("{} {}", echo(name), echo(value_text)),
+            );
+        };
+        let spin = |max: usize| {
+            value_text
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=max).contains(n))
         };
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => match value_text.parse::<Variant>() {
                 Ok(variant) => {
+                    // Free the old table before the new session makes its own.
+                    self.session.resize_hash(0);
                     self.session = new_session(variant, self.hash_mib, self.play);
                     self.say(format!(
                         "info string variant {variant} startpos {}",
                         self.session.fen()
                     ));
                 }
-                Err(_) => self.error("bad-variant", value_text),
+                Err(_) => self.error("bad-variant", echo(value_text)),
             },
-            "hash" => match value_text.parse::<usize>() {
-                Ok(mib) if (1..=MAX_HASH_MIB).contains(&mib) => {
+            "hash" => match spin(MAX_HASH_MIB) {
+                Some(mib) => {
                     self.hash_mib = mib;
                     self.session.resize_hash(mib);
                 }
-                _ => bad_value(self),
+                None => bad_value(self),
             },
             "clearhash" => self.session.clear_hash(),
             "moveoverhead" => match value_text.parse::<u64>() {
@@ -196,7 +258,20 @@ impl Daemon {
                 }
                 _ => bad_value(self),
             },
-            _ => self.error("unknown-option", name),
+            "threads" => match spin(MAX_THREADS) {
+                Some(_) => {}
+                None => bad_value(self),
+            },
+            "multipv" => match spin(MAX_MULTIPV) {
+                Some(lines) => self.multipv = lines,
+                None => bad_value(self),
+            },
+            "ponder" => match value_text {
+                "true" => self.ponder = true,
+                "false" => self.ponder = false,
+                _ => bad_value(self),
+            },
+            _ => self.error("unknown-option", echo(name)),
         }
     }
 
@@ -243,6 +318,27 @@ impl Daemon {
     }
 
     fn go(&mut self, go: &GoCommand) {
+        // Words that cannot be read, and root moves that are not legal here, are skipped
+        // with one error line: every `go` gets its `bestmove`.
+        let legal = self.session.legal_moves();
+        let (searchmoves, illegal): (Vec<String>, Vec<String>) = go
+            .searchmoves
+            .iter()
+            .cloned()
+            .partition(|mv| legal.contains(mv));
+        let mut skipped = go.skipped.clone();
+        if !illegal.is_empty() {
+            skipped.push(format!(
+                "searchmoves {} (not legal here)",
+                illegal.join(" ")
+            ));
+        }
+        if !skipped.is_empty() {
+            self.error(
+                "bad-arguments",
+                format!("go: skipped {}", echo(&skipped.join(", "))),
+            );
+        }
         if let Some(outcome) = self.session.result() {
             self.say(format!(
                 "info string gameover {}",
@@ -262,48 +358,80 @@ impl Daemon {
             clock: time.map(|ms| Clock {
                 remaining: Duration::from_millis(ms),
                 increment: Duration::from_millis(increment.unwrap_or(0)),
-                moves_to_go: go.movestogo,
+                // `movestogo 0` is sudden death, as no moves to go would be.
+                moves_to_go: go.movestogo.filter(|&n| n > 0),
+                ..Clock::default()
             }),
+            mate: go.mate,
             infinite: go.infinite,
             move_overhead: self.move_overhead,
         };
-        // Bare `go`: infinite, as the protocol says.
+        // Bare `go` (or only unreadable words): infinite, as the protocol says.
         let infinite = go.infinite
             || (limits.depth.is_none()
                 && limits.nodes.is_none()
                 && limits.movetime.is_none()
-                && limits.clock.is_none());
+                && limits.clock.is_none()
+                && limits.mate.is_none());
         let limits = Limits { infinite, ..limits };
         let flags = SearchFlags {
             wait_for_stop: infinite,
+            pondering: Arc::new(AtomicBool::new(go.ponder)),
             ..SearchFlags::default()
         };
-        let handle = self
+        let job = SearchJob {
+            limits,
+            searchmoves,
+            multipv: self.multipv,
+            ponder_move: self.ponder,
+            panic_after_first_info: std::mem::take(&mut self.panic_next_search),
+        };
+        let thread = self
             .session
-            .start_search(limits, flags.clone(), Arc::clone(&self.sink));
-        self.search = Some((flags, handle));
+            .start_search(job, flags.clone(), Arc::clone(&self.sink));
+        self.work = Some(Work { flags, thread });
     }
 
-    /// Runs `job` on a worker thread like a search: the daemon is busy until the job's last
-    /// line (which it returns) is out.
-    fn in_background(&mut self, job: impl FnOnce(&Sink) -> String + Send + 'static) {
+    /// Runs `job` on the worker thread like a search: it sees the stop flag, and its lines
+    /// end with the one it returns. If it panics, the error is reported and `fallback` is
+    /// the last line, so that whoever waits for that line is not left waiting.
+    fn in_background(
+        &mut self,
+        fallback: &'static str,
+        job: impl FnOnce(&Sink, &AtomicBool) -> String + Send + 'static,
+    ) {
         let flags = SearchFlags::default();
-        let done = Arc::clone(&flags.done);
+        let (stop, done) = (Arc::clone(&flags.stop), Arc::clone(&flags.done));
         let sink = Arc::clone(&self.sink);
-        let handle = thread::spawn(move || {
-            let last = job(&sink);
+        let thread = thread::spawn(move || {
+            let last = panic::catch_unwind(AssertUnwindSafe(|| job(&sink, &stop))).unwrap_or_else(
+                |fault| {
+                    sink(format!(
+                        "info string error internal: {}",
+                        panic_detail(&*fault)
+                    ));
+                    fallback.to_owned()
+                },
+            );
             done.store(true, Ordering::Release);
             sink(last);
         });
-        self.search = Some((flags, handle));
+        self.work = Some(Work { flags, thread });
     }
 
     fn perft(&mut self, depth: u32) {
         let mut session = self.session.snapshot();
-        self.in_background(move |sink| {
-            let (counts, total) = session.divide(depth);
+        let moves = session.legal_moves().len();
+        self.in_background("Nodes searched: 0", move |sink, stop| {
+            let (counts, total) = session.divide(depth, stop);
+            let counted = counts.len();
             for (mv, count) in counts {
                 sink(format!("{mv}: {count}"));
+            }
+            if stop.load(Ordering::Relaxed) && depth > 0 && counted < moves {
+                sink(format!(
+                    "info string perft stopped: {counted} of {moves} moves counted, the total is theirs"
+                ));
             }
             sink(String::new());
             format!("Nodes searched: {total}")
@@ -364,8 +492,11 @@ impl Daemon {
         if depth == Some(0) {
             return self.error("bad-arguments", "bench: the depth must be at least 1");
         }
-        self.in_background(move |sink| {
-            let totals = crate::bench::run(depth, &mut |line| sink(line));
+        self.in_background("0 nodes 0 nps", move |sink, stop| {
+            let totals = crate::bench::run_until(depth, stop, &mut |line| sink(line));
+            if !totals.complete {
+                sink("info string bench stopped: the node count is partial".to_owned());
+            }
             format!("{} nodes {} nps", totals.nodes, totals.nps)
         });
     }

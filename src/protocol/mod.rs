@@ -2,55 +2,73 @@
 //!
 //! - [`command`]: the typed commands and their parsers;
 //! - [`daemon`]: the state of the engine process and its answer to each command;
+//! - [`input`]: bounded line reading from stdin;
 //! - [`serve`]: the loop that reads stdin on its own thread and writes stdout line by line.
 
 pub mod command;
 pub mod daemon;
+pub mod input;
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::sync::Arc;
 use std::sync::mpsc;
 use std::thread;
 
 use self::daemon::Daemon;
+use self::input::{LineReader, MAX_LINE, Read};
 use crate::engine::Sink;
 use crate::game::Variant;
 use crate::search::baseline::Play;
 
-/// Serves the protocol until `quit` or the end of input. Lines go to stdout, flushed one by
-/// one; a line that is not valid UTF-8 is read with replacement characters (and rejected as
-/// a command like any other bad line). `go` picks moves as `play` says.
+/// What the serve loop hears from the reader thread and from the output.
+enum Event {
+    Input(Read),
+    /// Writing to stdout failed: the reader went away, nobody is listening.
+    OutputClosed,
+}
+
+/// Serves the protocol until `quit`, the end of input or the end of output. Lines go to
+/// stdout, flushed one by one; a line that is not valid UTF-8 is read with replacement
+/// characters (and rejected as a command like any other bad line). `go` picks moves as
+/// `play` says.
 pub fn serve(variant: Variant, play: Play) {
-    let sink: Sink = Arc::new(|line: String| {
+    let (events, received) = mpsc::channel::<Event>();
+    let output_closed = events.clone();
+    let sink: Sink = Arc::new(move |line: String| {
         let mut out = io::stdout().lock();
-        // A closed stdout leaves nobody to talk to; the loop ends at the end of input.
-        let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+        if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+            // Searching on for nobody would burn a core for ever: the loop ends instead.
+            let _ = output_closed.send(Event::OutputClosed);
+        }
     });
-    let (lines, received) = mpsc::channel::<String>();
     // stdin on its own thread, so that `isready` and `stop` are read while a search runs.
     thread::spawn(move || {
-        let mut input = io::stdin().lock();
-        let mut buffer = Vec::new();
+        let mut reader = LineReader::new(io::stdin().lock(), MAX_LINE);
         loop {
-            buffer.clear();
-            match input.read_until(b'\n', &mut buffer) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    let line = String::from_utf8_lossy(&buffer).into_owned();
-                    if lines.send(line).is_err() {
-                        break;
-                    }
-                }
+            let read = reader.next_line().unwrap_or(Read::End);
+            let end = read == Read::End;
+            if events.send(Event::Input(read)).is_err() || end {
+                break;
             }
         }
     });
     let mut daemon = Daemon::playing(variant, play, sink);
-    for line in received {
-        log::debug!("< {}", line.trim_end());
-        if !daemon.handle(&line) {
-            return;
+    for event in received {
+        match event {
+            Event::Input(Read::Line(line)) => {
+                log::debug!("< {line}");
+                if !daemon.handle(&line) {
+                    return;
+                }
+            }
+            Event::Input(Read::TooLong) => daemon.line_too_long(MAX_LINE),
+            // The end of input means quit.
+            Event::Input(Read::End) => break,
+            Event::OutputClosed => {
+                log::info!("stdout is closed: exiting");
+                break;
+            }
         }
     }
-    // End of input means quit.
     daemon.stop_for_exit();
 }

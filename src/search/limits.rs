@@ -1,14 +1,35 @@
 //! What bounds a search (depth, nodes, time, a clock) and the deadlines drawn from it.
+//!
+//! Time management, with a clock: the time left is spread over the moves the game is
+//! expected to last (the game estimates them by its phase; `movestogo` overrides), each
+//! move also gets its increment, and every move keeps `move_overhead` in reserve for the
+//! protocol and the operating system. The hard deadline never takes the clock below what
+//! the next moves need, so a long game at a fast control never flags.
 
 use std::time::Duration;
 
 /// The remaining time of the side to move, with its increment and the moves left until the
 /// next time control (if any).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
     pub remaining: Duration,
     pub increment: Duration,
+    /// Moves until the next time control; `None` is sudden death.
     pub moves_to_go: Option<u32>,
+    /// The game's estimate of the moves the side to move has left to play, for sudden
+    /// death (see `Game::expected_moves_left`).
+    pub expected_moves: u32,
+}
+
+impl Default for Clock {
+    fn default() -> Self {
+        Clock {
+            remaining: Duration::ZERO,
+            increment: Duration::ZERO,
+            moves_to_go: None,
+            expected_moves: DEFAULT_EXPECTED_MOVES,
+        }
+    }
 }
 
 /// Limits of one search. Several limits: the first one reached stops it. No limit at all
@@ -20,6 +41,8 @@ pub struct Limits {
     pub movetime: Option<Duration>,
     pub clock: Option<Clock>,
     pub infinite: bool,
+    /// Stop once a win in at most this many moves of the side to move is proven.
+    pub mate: Option<u32>,
     /// Time kept in reserve on every timed move, for the protocol and the operating system.
     pub move_overhead: Duration,
 }
@@ -32,10 +55,12 @@ pub struct Deadlines {
     pub hard: Option<Duration>,
 }
 
-/// Moves left to plan for when the clock does not say.
-const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// Moves left to plan for when neither the clock nor the game says.
+pub const DEFAULT_EXPECTED_MOVES: u32 = 30;
 /// The least a timed search may use, so that even a flagging side answers with a move.
 const MINIMUM: Duration = Duration::from_millis(1);
+/// The next moves whose needs the hard deadline keeps in reserve.
+const PROTECTED_MOVES: u32 = 20;
 
 impl Limits {
     /// The deadlines for these limits (measured from the start of the search).
@@ -54,27 +79,46 @@ impl Limits {
             hard = Some(budget);
         }
         if let Some(clock) = self.clock {
-            let available = clock
-                .remaining
-                .saturating_sub(self.move_overhead)
-                .max(MINIMUM);
-            let moves = clock
-                .moves_to_go
-                .unwrap_or(DEFAULT_MOVES_TO_GO)
-                .clamp(1, 100);
-            // Plan an even share of the time left plus most of the increment; stop early
-            // when an iteration ends past it, and never use more than a third of what is left
-            // (all of it when this is the last move before the time control).
-            let share = available / moves + clock.increment * 3 / 4;
-            let cap = if moves == 1 { available } else { available / 3 };
-            let planned = share.min(cap).max(MINIMUM);
-            soft = Some(
-                soft.map_or(planned / 2, |s| s.min(planned / 2))
-                    .max(MINIMUM),
-            );
-            hard = Some(hard.map_or(planned, |h| h.min(planned)));
+            let (clock_soft, clock_hard) = clock.budget(self.move_overhead);
+            soft = Some(soft.map_or(clock_soft, |s| s.min(clock_soft)));
+            hard = Some(hard.map_or(clock_hard, |h| h.min(clock_hard)));
         }
         Deadlines { soft, hard }
+    }
+}
+
+impl Clock {
+    /// The soft and hard deadlines of one move on this clock, keeping `overhead` in reserve
+    /// for this move and for each of the next ones.
+    fn budget(&self, overhead: Duration) -> (Duration, Duration) {
+        let moves = match self.moves_to_go {
+            Some(n) => n.clamp(1, 1000),
+            None => self.expected_moves.clamp(1, 1000),
+        };
+        // What the next moves need beyond their increments: each costs at least its
+        // overhead and the minimum search.
+        let per_move_need = (overhead + MINIMUM).saturating_sub(self.increment);
+        let future_need = per_move_need * (moves - 1).min(PROTECTED_MOVES);
+        // The most this move may take: all but this move's overhead and the next moves'
+        // needs (at the last move before the control, all but the overhead).
+        let ceiling = self
+            .remaining
+            .saturating_sub(overhead + future_need)
+            .max(MINIMUM);
+        // An even share of the time left, plus this move's increment, less its overhead.
+        let share = (self.remaining / moves + self.increment)
+            .saturating_sub(overhead)
+            .max(MINIMUM);
+        // Past the share no new iteration starts; a started one may run on to a few shares
+        // (never to more than a third of what is left, all of it at the last move).
+        let stretch = if moves == 1 {
+            ceiling
+        } else {
+            (share * 3).min(self.remaining / 3)
+        };
+        let hard = stretch.min(ceiling).max(MINIMUM);
+        let soft = (share * 3 / 5).min(hard).max(MINIMUM);
+        (soft, hard)
     }
 }
 
@@ -83,6 +127,19 @@ mod tests {
     use super::*;
 
     const MS: fn(u64) -> Duration = Duration::from_millis;
+
+    fn clock(remaining: u64, increment: u64, moves_to_go: Option<u32>, expected: u32) -> Limits {
+        Limits {
+            clock: Some(Clock {
+                remaining: MS(remaining),
+                increment: MS(increment),
+                moves_to_go,
+                expected_moves: expected,
+            }),
+            move_overhead: MS(10),
+            ..Limits::default()
+        }
+    }
 
     #[test]
     fn movetime_keeps_the_overhead() {
@@ -103,25 +160,48 @@ mod tests {
     #[test]
     fn a_clock_never_spends_more_than_it_has() {
         for remaining in [0, 5, 50, 1_000, 60_000] {
-            for moves_to_go in [None, Some(1), Some(40)] {
-                let limits = Limits {
-                    clock: Some(Clock {
-                        remaining: MS(remaining),
-                        increment: MS(100),
-                        moves_to_go,
-                    }),
-                    move_overhead: MS(10),
-                    ..Limits::default()
-                };
-                let d = limits.deadlines();
-                let (soft, hard) = (d.soft.unwrap(), d.hard.unwrap());
-                assert!(soft <= hard);
-                assert!(
-                    hard <= MS(remaining.saturating_sub(10).max(1)),
-                    "{remaining}"
-                );
+            for increment in [0, 5, 100] {
+                for moves_to_go in [None, Some(1), Some(40)] {
+                    let d = clock(remaining, increment, moves_to_go, 30).deadlines();
+                    let (soft, hard) = (d.soft.unwrap(), d.hard.unwrap());
+                    assert!(soft <= hard);
+                    assert!(
+                        hard <= MS(remaining.saturating_sub(10).max(1)),
+                        "{remaining} {increment} {moves_to_go:?}"
+                    );
+                }
             }
         }
+    }
+
+    #[test]
+    fn the_clock_is_spread_over_the_expected_moves() {
+        // A long game gets a smaller share than a short one from the same clock.
+        let long = clock(60_000, 0, None, 300).deadlines().soft.unwrap();
+        let short = clock(60_000, 0, None, 20).deadlines().soft.unwrap();
+        assert!(long * 10 < short, "{long:?} {short:?}");
+        // movestogo overrides the game's estimate; the last move may use nearly all.
+        assert_eq!(
+            clock(60_000, 0, Some(1), 300).deadlines().hard,
+            Some(MS(59_990))
+        );
+    }
+
+    #[test]
+    fn the_next_moves_keep_what_they_need() {
+        // 100 ms left, no increment, 10 ms overhead, a long game ahead: this move leaves
+        // at least 20 moves' worth of overhead and minimum search on the clock.
+        let hard = clock(300, 0, None, 300).deadlines().hard.unwrap();
+        assert!(hard <= MS(300 - 10 - 19 * 11), "{hard:?}");
+        // With an increment that pays for the overhead, only this move's overhead is kept.
+        let hard = clock(300, 20, None, 300).deadlines().hard.unwrap();
+        assert!(hard > MS(0) && hard <= MS(100), "{hard:?}");
+    }
+
+    #[test]
+    fn a_flagging_clock_still_answers() {
+        let d = clock(3, 0, None, 100).deadlines();
+        assert_eq!((d.soft, d.hard), (Some(MS(1)), Some(MS(1))));
     }
 
     #[test]

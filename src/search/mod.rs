@@ -44,7 +44,37 @@ pub struct Info<M> {
     pub nps: u64,
     pub time: Duration,
     pub hashfull: u32,
+    /// Which line this is (1 = best) when several root moves are analysed (MultiPV).
+    pub multipv: Option<u32>,
     pub pv: Vec<M>,
+}
+
+/// What a search is told from outside while it runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Control<'a> {
+    /// Set to end the search at once.
+    pub stop: &'a AtomicBool,
+    /// While set, the search ponders: it runs with no deadline. When it is cleared
+    /// (`ponderhit`), the limits' clock starts.
+    pub pondering: &'a AtomicBool,
+}
+
+/// Which root moves a search considers and how many lines it reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootOptions<M> {
+    /// Only these root moves (the legal ones among them); empty, or none legal: all moves.
+    pub only: Vec<M>,
+    /// The number of best root moves to find, each with its own line (at least 1).
+    pub multipv: usize,
+}
+
+impl<M> Default for RootOptions<M> {
+    fn default() -> Self {
+        RootOptions {
+            only: Vec::new(),
+            multipv: 1,
+        }
+    }
 }
 
 /// The outcome of a search.
@@ -74,8 +104,17 @@ pub struct Searcher<G: Game> {
     node_limit: u64,
     /// The node count at which to look at the stop flag and the clock next.
     next_poll: u64,
+    /// The deadlines of the limits, counted from `clock_start`.
+    deadlines: Deadlines,
+    /// When the clock started: the start of the search, or the `ponderhit`.
+    clock_start: Instant,
+    /// Still pondering: no deadline holds yet.
+    pondering: bool,
     hard_deadline: Option<Instant>,
     stopped: bool,
+    /// Root moves to leave out (the lines already found in this iteration, the moves not
+    /// in `searchmoves`). When any are left out, the root's result is not stored.
+    root_excluded: Vec<G::Move>,
 }
 
 impl<G: Game> Searcher<G> {
@@ -91,13 +130,22 @@ impl<G: Game> Searcher<G> {
             seldepth: 0,
             node_limit: u64::MAX,
             next_poll: 0,
+            deadlines: Deadlines {
+                soft: None,
+                hard: None,
+            },
+            clock_start: Instant::now(),
+            pondering: false,
             hard_deadline: None,
             stopped: false,
+            root_excluded: Vec::with_capacity(256),
         }
     }
 
-    /// Resizes the transposition table (which clears it).
+    /// Resizes the transposition table (which clears it). The old table is freed before the
+    /// new one is made, so that the two never hold memory at once.
     pub fn resize(&mut self, hash_mib: usize) {
+        self.table = TranspositionTable::new(0);
         self.table = TranspositionTable::new(hash_mib);
     }
 
@@ -116,9 +164,33 @@ impl<G: Game> Searcher<G> {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
+        let not_pondering = AtomicBool::new(false);
+        let control = Control {
+            stop,
+            pondering: &not_pondering,
+        };
+        self.search_with(root, limits, &RootOptions::default(), control, on_info)
+    }
+
+    /// [`Searcher::search`] with a choice of root moves, several lines (MultiPV) and
+    /// pondering. With `multipv` lines, each iteration reports one [`Info`] per line, best
+    /// first; the result is the best line's.
+    pub fn search_with(
+        &mut self,
+        root: &G,
+        limits: &Limits,
+        options: &RootOptions<G::Move>,
+        control: Control<'_>,
+        on_info: &mut dyn FnMut(&Info<G::Move>),
+    ) -> SearchResult<G::Move> {
         let started = Instant::now();
-        let deadlines = limits.deadlines();
-        self.hard_deadline = deadlines.hard.map(|d| started + d);
+        self.deadlines = limits.deadlines();
+        self.clock_start = started;
+        self.pondering = control.pondering.load(AtomicOrdering::Relaxed);
+        self.hard_deadline = match self.pondering {
+            true => None,
+            false => self.deadlines.hard.map(|d| started + d),
+        };
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.nodes = 0;
         self.next_poll = 0;
@@ -129,6 +201,14 @@ impl<G: Game> Searcher<G> {
         let mut game = root.clone();
         let mut root_moves = Vec::new();
         game.generate_moves(&mut root_moves);
+        // `searchmoves`: the other moves are left out of every iteration.
+        self.root_excluded.clear();
+        if root_moves.iter().any(|mv| options.only.contains(mv)) {
+            self.root_excluded
+                .extend(root_moves.iter().filter(|mv| !options.only.contains(mv)));
+            root_moves.retain(|mv| options.only.contains(mv));
+        }
+        let filtered = self.root_excluded.len();
         let mut result = SearchResult {
             best: root_moves.first().copied(),
             score: Score::Centipawns(0),
@@ -137,7 +217,7 @@ impl<G: Game> Searcher<G> {
             pv: root_moves.first().copied().into_iter().collect(),
         };
         if root_moves.len() <= 1 {
-            // Game over, or one legal move: nothing to choose, only the score to tell.
+            // Game over, or one move to choose from: nothing to choose, only the score to tell.
             result.score = Score::from_raw(match root_moves.first() {
                 None => outcome_score(&game, game.outcome().expect("no move: game over"), 0),
                 Some(&only) => {
@@ -150,39 +230,87 @@ impl<G: Game> Searcher<G> {
                     score
                 }
             });
-            on_info(&self.info(1, &result, started));
+            on_info(&self.info(1, &result, None, started));
             return result;
         }
 
+        let lines_wanted = options.multipv.clamp(1, root_moves.len());
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
+        let mut lines: Vec<(i32, Vec<G::Move>)> = Vec::with_capacity(lines_wanted);
         for depth in 1..=max_depth {
             self.seldepth = 0;
-            let score = self.negamax(&mut game, depth as i32, -INFINITY, INFINITY, 0, stop);
-            if self.stopped && depth > 1 {
-                break; // an unfinished iteration is not trusted
+            lines.clear();
+            self.root_excluded.truncate(filtered);
+            // Step 0. One search of the root per line: each finds the best of the moves
+            // that the lines before it did not take.
+            for line in 0..lines_wanted {
+                let score = self.negamax(&mut game, depth as i32, -INFINITY, INFINITY, 0, control);
+                if self.stopped && (depth > 1 || line > 0) {
+                    break; // an unfinished search of the root is not trusted
+                }
+                let Some(&first) = self.pv[0].first() else {
+                    break;
+                };
+                lines.push((score, self.pv[0].clone()));
+                self.root_excluded.push(first);
+                if self.stopped {
+                    break;
+                }
             }
+            if lines.is_empty() {
+                break;
+            }
+            // A later line may score above an earlier one (its search saw more): best first.
+            lines.sort_by_key(|line| std::cmp::Reverse(line.0));
             result.depth = depth;
-            result.score = Score::from_raw(score);
-            result.pv.clone_from(&self.pv[0]);
-            result.best = self.pv[0].first().copied().or(result.best);
+            result.score = Score::from_raw(lines[0].0);
+            result.pv.clone_from(&lines[0].1);
+            result.best = lines[0].1.first().copied().or(result.best);
             result.nodes = self.nodes;
-            on_info(&self.info(depth, &result, started));
-            let past_soft = deadlines.soft.is_some_and(|soft| started.elapsed() >= soft);
-            let proven =
-                matches!(result.score, Score::Mate(plies) if plies.unsigned_abs() <= depth);
-            if self.stopped || past_soft || stop.load(AtomicOrdering::Relaxed) || proven {
+            for (index, (score, pv)) in lines.iter().enumerate() {
+                let line = SearchResult {
+                    score: Score::from_raw(*score),
+                    pv: pv.clone(),
+                    ..result.clone()
+                };
+                let multipv = (lines_wanted > 1).then_some(index as u32 + 1);
+                on_info(&self.info(depth, &line, multipv, started));
+            }
+            self.poll_ponderhit(control);
+            let past_soft = !self.pondering
+                && self
+                    .deadlines
+                    .soft
+                    .is_some_and(|soft| self.clock_start.elapsed() >= soft);
+            let proven = match result.score {
+                Score::Mate(plies) => {
+                    plies.unsigned_abs() <= depth
+                        || limits.mate.is_some_and(|moves| {
+                            plies > 0 && plies.unsigned_abs().div_ceil(2) <= moves
+                        })
+                }
+                Score::Centipawns(_) => false,
+            };
+            if self.stopped || past_soft || control.stop.load(AtomicOrdering::Relaxed) || proven {
                 break;
             }
         }
+        self.root_excluded.clear();
         result.nodes = self.nodes;
         debug_assert!(result.best.is_some_and(|mv| root_moves.contains(&mv)));
         result
     }
 
-    fn info(&self, depth: u32, result: &SearchResult<G::Move>, started: Instant) -> Info<G::Move> {
+    fn info(
+        &self,
+        depth: u32,
+        result: &SearchResult<G::Move>,
+        multipv: Option<u32>,
+        started: Instant,
+    ) -> Info<G::Move> {
         let time = started.elapsed();
         Info {
             depth,
@@ -192,18 +320,30 @@ impl<G: Game> Searcher<G> {
             nps: (self.nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
             time,
             hashfull: self.table.hashfull(),
+            multipv,
             pv: result.pv.clone(),
         }
     }
 
-    /// Counts a node; every `POLL_INTERVAL` nodes, looks at the stop flag and the clock.
+    /// Counts a node; every `POLL_INTERVAL` nodes, looks at the stop flag, the ponder flag
+    /// and the clock.
     #[inline]
-    fn visit_node(&mut self, stop: &AtomicBool) {
+    fn visit_node(&mut self, control: Control<'_>) {
         self.nodes += 1;
         if self.nodes >= self.next_poll {
             self.next_poll = self.nodes + POLL_INTERVAL;
-            self.stopped |= stop.load(AtomicOrdering::Relaxed)
+            self.poll_ponderhit(control);
+            self.stopped |= control.stop.load(AtomicOrdering::Relaxed)
                 || self.hard_deadline.is_some_and(|d| Instant::now() >= d);
+        }
+    }
+
+    /// After a `ponderhit`, the clock starts: the deadlines count from now.
+    fn poll_ponderhit(&mut self, control: Control<'_>) {
+        if self.pondering && !control.pondering.load(AtomicOrdering::Relaxed) {
+            self.pondering = false;
+            self.clock_start = Instant::now();
+            self.hard_deadline = self.deadlines.hard.map(|d| self.clock_start + d);
         }
     }
 
@@ -221,10 +361,10 @@ impl<G: Game> Searcher<G> {
         mut alpha: i32,
         beta: i32,
         ply: usize,
-        stop: &AtomicBool,
+        control: Control<'_>,
     ) -> i32 {
         self.pv[ply].clear();
-        self.visit_node(stop);
+        self.visit_node(control);
         self.seldepth = self.seldepth.max(ply);
         // Step 1. The end of the game, by any rule.
         if let Some(outcome) = game.outcome() {
@@ -234,7 +374,7 @@ impl<G: Game> Searcher<G> {
             return 0;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiescence(game, alpha, beta, ply, QUIESCENCE_PLIES, stop);
+            return self.quiescence(game, alpha, beta, ply, QUIESCENCE_PLIES, control);
         }
         // Step 2. Abort: the score of an aborted search is never used (but the root's
         // first iteration, which always completes at least its first move).
@@ -268,12 +408,16 @@ impl<G: Game> Searcher<G> {
         let mut scores = std::mem::take(&mut self.scores[ply]);
         moves.clear();
         game.generate_moves(&mut moves);
+        let root_filtered = ply == 0 && !self.root_excluded.is_empty();
+        if root_filtered {
+            moves.retain(|mv| !self.root_excluded.contains(mv));
+        }
         self.ordering
             .score(game, &moves, table_move, ply, &mut scores);
 
         // Step 5. A forced move (the only legal one, a pass say) costs no depth: the line
         // is followed as far as if there had been a choice.
-        let depth = if moves.len() == 1 && ply < MAX_PLY / 2 {
+        let depth = if moves.len() == 1 && ply < MAX_PLY / 2 && !root_filtered {
             depth + 1
         } else {
             depth
@@ -287,13 +431,13 @@ impl<G: Game> Searcher<G> {
             let mv = ordering::pick_next(&mut moves, &mut scores, index);
             let undo = game.make_move(mv);
             let score = if index == 0 {
-                -self.negamax(game, depth - 1, -beta, -alpha, ply + 1, stop)
+                -self.negamax(game, depth - 1, -beta, -alpha, ply + 1, control)
             } else {
                 // A null window proves the move worse than the best so far; re-search the
                 // rare move that is not.
-                let probe = -self.negamax(game, depth - 1, -alpha - 1, -alpha, ply + 1, stop);
+                let probe = -self.negamax(game, depth - 1, -alpha - 1, -alpha, ply + 1, control);
                 if probe > alpha && probe < beta {
-                    -self.negamax(game, depth - 1, -beta, -alpha, ply + 1, stop)
+                    -self.negamax(game, depth - 1, -beta, -alpha, ply + 1, control)
                 } else {
                     probe
                 }
@@ -321,8 +465,9 @@ impl<G: Game> Searcher<G> {
         self.moves[ply] = moves;
         self.scores[ply] = scores;
 
-        // Step 8. Store what was learned (not from an aborted search).
-        if !self.stopped {
+        // Step 8. Store what was learned (not from an aborted search, nor from a root that
+        // left moves out: its value is not the position's).
+        if !self.stopped && !root_filtered {
             let bound = if best_score >= beta {
                 Bound::Lower
             } else if best_score > original_alpha {
@@ -352,7 +497,7 @@ impl<G: Game> Searcher<G> {
         beta: i32,
         ply: usize,
         plies_left: u32,
-        stop: &AtomicBool,
+        control: Control<'_>,
     ) -> i32 {
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply);
@@ -376,9 +521,9 @@ impl<G: Game> Searcher<G> {
         moves.retain(|&mv| game.is_tactical(mv));
         let mut best = stand_pat;
         for &mv in &moves {
-            self.visit_node(stop);
+            self.visit_node(control);
             let undo = game.make_move(mv);
-            let score = -self.quiescence(game, -beta, -alpha, ply + 1, plies_left - 1, stop);
+            let score = -self.quiescence(game, -beta, -alpha, ply + 1, plies_left - 1, control);
             game.unmake_move(mv, undo);
             if score > best {
                 best = score;

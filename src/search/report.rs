@@ -23,11 +23,14 @@ pub fn line_string<G: GameText>(root: &G, line: &[G::Move]) -> String {
 /// The protocol's `info` line for a completed iteration searched from `root`.
 pub fn info_line<G: GameText>(root: &G, info: &Info<G::Move>) -> String {
     let mut out = String::with_capacity(128);
+    write!(out, "info depth {} seldepth {} ", info.depth, info.seldepth,)
+        .expect("writing to a String");
+    if let Some(index) = info.multipv {
+        write!(out, "multipv {index} ").expect("writing to a String");
+    }
     write!(
         out,
-        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
-        info.depth,
-        info.seldepth,
+        "score {} nodes {} nps {} time {} hashfull {}",
         info.score,
         info.nodes,
         info.nps,

@@ -400,6 +400,12 @@ impl Game for EgaraGuti {
         self.static_eval()
     }
 
+    /// Games last about 50 plies from the start (self-play at 1 s + 10 ms); the last men
+    /// may still manoeuvre up to the 40-ply rule, so the figure never falls below 10.
+    fn expected_moves_left(&self) -> u32 {
+        10 + (self.men[0].count_ones() + self.men[1].count_ones()) / 2
+    }
+
     fn is_tactical(&self, mv: EgaraMove) -> bool {
         EgaraGuti::captures(mv)
     }

@@ -38,6 +38,22 @@ impl Lerontenin {
             + TEMPO
     }
 
+    /// The fewest moves `player`'s pieces need, all together, to finish.
+    pub(super) fn moves_needed(&self, player: Player) -> u32 {
+        let army = self.army(player);
+        army.pieces()
+            .iter()
+            .filter(|p| p.square < END)
+            .map(|piece| {
+                if piece.label.is_single() {
+                    race::single_moves_to_finish(piece.square, army.single_moves)
+                } else {
+                    race::moves_to_finish(piece.power, piece.square)
+                }
+            })
+            .sum()
+    }
+
     fn side_score(&self, player: Player) -> i32 {
         let army = self.army(player);
         let mut total_moves = 0;

@@ -521,6 +521,13 @@ impl Game for Lerontenin {
         self.static_eval()
     }
 
+    /// The moves the side to move's pieces still need (one piece moves a turn), and a
+    /// quarter more for the send-backs to come: from the start this gives about 320 moves,
+    /// as self-play games of about 620 plies last.
+    fn expected_moves_left(&self) -> u32 {
+        (self.moves_needed(self.core.side) * 5 / 4).max(8)
+    }
+
     fn is_tactical(&self, mv: LeronteninMove) -> bool {
         self.captures(mv)
     }

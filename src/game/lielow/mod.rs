@@ -383,6 +383,12 @@ impl<G: Geometry> Game for Lielow<G> {
         self.static_eval()
     }
 
+    /// Games last about 40 plies from the start (self-play at 1 s + 10 ms); fewer stacks,
+    /// fewer moves to come.
+    fn expected_moves_left(&self) -> u32 {
+        12 + (self.stacks[0].count() + self.stacks[1].count()) / 2
+    }
+
     fn is_tactical(&self, mv: LielowMove) -> bool {
         self.captures(mv)
     }

@@ -1,0 +1,32 @@
+//! Untrusted text made safe to echo on one line: error replies quote what they were given,
+//! and whatever they were given must not break a terminal, a log or a GUI's line reader.
+
+/// The most characters of untrusted text an echo shows.
+pub const ECHO_LIMIT: usize = 60;
+
+/// `text` as an echo shows it: cut to [`ECHO_LIMIT`] characters (with `...` when cut) and
+/// with every control character (line breaks and escapes included) shown as `?`.
+pub fn echo(text: &str) -> String {
+    let mut shown: String = text
+        .chars()
+        .take(ECHO_LIMIT)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if text.chars().nth(ECHO_LIMIT).is_some() {
+        shown.push_str("...");
+    }
+    shown
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn echoes_are_short_and_printable() {
+        assert_eq!(echo("a\u{1b}[2Jb\tc\r\n"), "a?[2Jb?c??");
+        assert_eq!(echo(&"é".repeat(70)), format!("{}...", "é".repeat(60)));
+        assert_eq!(echo(&"x".repeat(60)), "x".repeat(60));
+        assert_eq!(echo("short"), "short");
+    }
+}
