@@ -78,6 +78,8 @@ pub trait Session: Send {
         moves: &[String],
     ) -> Result<MovesApplied, PositionError>;
     fn fen(&self) -> String;
+    /// The picture of the position for people, line by line.
+    fn diagram(&self) -> Vec<String>;
     fn side_to_move(&self) -> Player;
     /// The result by the rules or by forfeit, `None` while the game goes on.
     fn result(&self) -> Option<Outcome>;
@@ -194,6 +196,10 @@ impl<G: GameText> Session for GameSession<G> {
 
     fn fen(&self) -> String {
         self.game.position_string()
+    }
+
+    fn diagram(&self) -> Vec<String> {
+        self.game.diagram()
     }
 
     fn side_to_move(&self) -> Player {

@@ -28,6 +28,9 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 16, value_name = "MIB")]
     hash: usize,
+    /// Print the position's diagram (as the protocol's `d` draws it) before searching.
+    #[arg(long)]
+    show: bool,
 }
 
 /// Runs the command; `Err` carries the one-line message for stderr.
@@ -58,6 +61,11 @@ impl GameVisitor for Analyze<'_> {
         let mut searcher = Searcher::<G>::new(args.hash.clamp(1, 4096));
         let stop = AtomicBool::new(false);
         let mut out = io::stdout().lock();
+        if args.show {
+            for line in game.diagram() {
+                let _ = writeln!(out, "{line}");
+            }
+        }
         // A closed stdout ends the printing, not the command.
         let result = searcher.search(&game, &limits, &stop, &mut |info| {
             let _ = writeln!(out, "{}", info_line(&game, info));

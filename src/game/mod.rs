@@ -175,6 +175,10 @@ pub trait GameText: Game {
     /// The canonical notation of a legal move of this position.
     fn move_string(&self, mv: Self::Move) -> String;
 
+    /// A picture of the position for people, as lines of text (the protocol's `d`,
+    /// `ternion analyze --show`). It shows the state; it decides nothing.
+    fn diagram(&self) -> Vec<String>;
+
     /// Plays a sequence of moves given in notation; on the first bad move the state is left
     /// as it was before that move and the error says which ply failed (1-based).
     fn play_moves<'a, I>(&mut self, moves: I) -> Result<(), (usize, MoveError)>

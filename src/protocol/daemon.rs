@@ -464,10 +464,8 @@ impl Daemon {
     }
 
     fn display(&self) {
-        let fen = self.session.fen();
-        let board = fen.split(' ').next().unwrap_or_default();
-        for rank in board.split('/') {
-            self.say(format!("  {rank}"));
+        for line in self.session.diagram() {
+            self.say(format!("  {line}"));
         }
         let side = match self.session.side_to_move() {
             Player::P1 => "p1",
@@ -475,7 +473,7 @@ impl Daemon {
         };
         let moves = self.session.legal_moves();
         self.say(format!("Variant: {}", self.session.variant()));
-        self.say(format!("Fen: {fen}"));
+        self.say(format!("Fen: {}", self.session.fen()));
         self.say(format!("Side to move: {side}"));
         self.say(format!(
             "Legal moves: {}",

@@ -10,6 +10,7 @@
 //! [`Game::outcome`] is a pure function of the state and make/unmake keep it exact.
 
 pub mod board;
+mod diagram;
 mod eval;
 mod text;
 

@@ -160,6 +160,10 @@ impl EgaraGuti {
 impl GameText for EgaraGuti {
     const VARIANT: Variant = Variant::Egaraguti;
 
+    fn diagram(&self) -> Vec<String> {
+        self.diagram_lines()
+    }
+
     fn parse_position(text: &str) -> Result<Self, PositionError> {
         let mut fields = text.split_ascii_whitespace();
         let board = fields.next().ok_or(PositionError::Empty)?;

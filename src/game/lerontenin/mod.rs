@@ -11,6 +11,7 @@
 //! opponent pieces were sent back and their freezes before.
 
 pub mod army;
+mod diagram;
 mod eval;
 mod race;
 mod text;

@@ -361,6 +361,10 @@ impl GameText for Lerontenin {
         out
     }
 
+    fn diagram(&self) -> Vec<String> {
+        self.diagram_lines()
+    }
+
     fn parse_move(&self, text: &str) -> Result<LeronteninMove, MoveError> {
         if text.is_empty() {
             return Err(MoveError::Empty);

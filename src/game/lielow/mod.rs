@@ -8,6 +8,7 @@
 //! per-player occupancy bit sets (own squares, for move masks), per-height bit sets of both
 //! players (the tallest stacks, for the crown), and a height per square (what stands where).
 
+mod diagram;
 mod eval;
 pub mod geometry;
 mod text;

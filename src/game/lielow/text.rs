@@ -229,6 +229,10 @@ impl<G: Geometry> GameText for Lielow<G> {
         out
     }
 
+    fn diagram(&self) -> Vec<String> {
+        self.diagram_lines(LETTERS)
+    }
+
     fn parse_move(&self, text: &str) -> Result<LielowMove, MoveError> {
         let n = G::N;
         if text.is_empty() {
