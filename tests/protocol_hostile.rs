@@ -1,11 +1,13 @@
 //! Thousands of seeded random and malformed protocol lines, in-process: the daemon must never
 //! panic, must answer `isready` after every line, must keep its position when a line is
-//! rejected, and must print nothing but protocol lines.
+//! rejected (whether a search runs or not), and must print nothing but protocol lines, with
+//! exactly one `bestmove` per `go`.
 
 use std::sync::{Arc, Mutex};
 
 use ternion::engine::Sink;
 use ternion::game::Variant;
+use ternion::protocol::command::Command;
 use ternion::protocol::daemon::Daemon;
 
 const LINES: usize = 3_000;
@@ -14,6 +16,8 @@ const LINES: usize = 3_000;
 struct Harness {
     daemon: Daemon,
     output: Arc<Mutex<Vec<String>>>,
+    /// The `go` commands sent (each owes one `bestmove`).
+    goes: usize,
 }
 
 impl Harness {
@@ -24,11 +28,15 @@ impl Harness {
         Harness {
             daemon: Daemon::new(Variant::Lielow, sink),
             output,
+            goes: 0,
         }
     }
 
     /// Sends a line; returns what it printed so far (searches may add more later).
     fn send(&mut self, line: &str) -> Vec<String> {
+        if let Ok(Command::Go(_)) = Command::parse(line) {
+            self.goes += 1;
+        }
         let before = self.output.lock().expect("the output").len();
         assert!(self.daemon.handle(line), "{line:?} ended the daemon");
         self.output.lock().expect("the output")[before..].to_vec()
@@ -95,6 +103,14 @@ fn random_line(rng: &mut fastrand::Rng) -> String {
         "nodes",
         "movetime",
         "infinite",
+        "ponder",
+        "ponderhit",
+        "mate",
+        "searchmoves",
+        "MultiPV",
+        "Ponder",
+        "Threads",
+        "true",
         "wtime",
         "btime",
         "p1time",
@@ -146,7 +162,16 @@ fn random_line(rng: &mut fastrand::Rng) -> String {
         7 => format!("position fen {}", words[rng.usize(..words.len())]),
         8 => format!(
             "setoption name {} value {}",
-            ["Hash", "UCI_Variant", "MoveOverhead", "ClearHash", "Bogus"][rng.usize(..5)],
+            [
+                "Hash",
+                "UCI_Variant",
+                "MoveOverhead",
+                "ClearHash",
+                "Bogus",
+                "MultiPV",
+                "Ponder",
+                "Threads"
+            ][rng.usize(..8)],
             words[rng.usize(..words.len())]
         ),
         9 => [
@@ -154,8 +179,13 @@ fn random_line(rng: &mut fastrand::Rng) -> String {
             "go nodes 300",
             "go movetime 2",
             "go infinite",
+            "go ponder movetime 5",
+            "ponderhit",
+            "go mate 1 depth 3",
+            "go searchmoves d2d3 b2c3 e5e3 H-7 depth 2",
+            "go depth 2 sideways",
             "stop",
-        ][rng.usize(..5)]
+        ][rng.usize(..10)]
         .to_owned(),
         10 => format!("query {}", words[rng.usize(..words.len())]),
         _ => ["isready", "d", "query fen", "go perft 1", "uginewgame"][rng.usize(..5)].to_owned(),
@@ -166,25 +196,25 @@ fn random_line(rng: &mut fastrand::Rng) -> String {
 fn hostile_input_never_breaks_the_daemon() {
     let mut harness = Harness::new();
     let mut rng = fastrand::Rng::with_seed(0x0605_711e);
+    let mut busy_steps = 0;
     for step in 0..LINES {
         let line = random_line(&mut rng);
         if line.trim_start().starts_with("quit") {
             continue;
         }
         let shown: String = line.chars().take(60).collect();
-        let before = if harness.daemon.busy() {
-            None
-        } else {
-            Some(harness.fen())
-        };
+        // Positions are answered at once, a search running or not: every step is checked.
+        let busy = harness.daemon.busy();
+        busy_steps += usize::from(busy);
+        let before = harness.fen();
         let reply = harness.send(&line);
-        let rejected = reply
-            .iter()
-            .any(|l| l.starts_with("info string error") && !l.contains("illegal-move"));
+        let rejected = reply.iter().any(|l| {
+            l.starts_with("info string error")
+                && !l.contains("illegal-move")
+                && !l.contains("bad-arguments: go")
+        });
         // A rejected line changes nothing.
-        if let Some(before) = before
-            && rejected
-        {
+        if rejected {
             assert_eq!(
                 harness.fen(),
                 before,
@@ -213,5 +243,16 @@ fn hostile_input_never_breaks_the_daemon() {
     }
     // Every search that started ended with exactly one best move.
     let searches = output.iter().filter(|l| l.starts_with("bestmove ")).count();
+    assert_eq!(searches, harness.goes, "bestmoves for the go commands");
     assert!(searches > 10, "only {searches} searches ran");
+    assert!(
+        busy_steps > 100,
+        "only {busy_steps} steps ran during a search"
+    );
+    assert!(
+        !output
+            .iter()
+            .any(|l| l.starts_with("info string error internal")),
+        "a search failed"
+    );
 }

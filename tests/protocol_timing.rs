@@ -4,67 +4,15 @@
 //! `cargo test --release --test protocol_timing -- --ignored --nocapture`
 //!
 //! prints, as median and maximum: process start to `ugiok`; `isready` answered during a
-//! search; `stop` to `bestmove`; and how far `go movetime 100` goes past 100 ms.
+//! search; `stop` to `bestmove`, and `stop` to the last line of `go perft` and `bench`; and
+//! how far `go movetime 100` goes past 100 ms.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+mod common;
+
 use std::thread;
 use std::time::{Duration, Instant};
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ternion"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the engine starts");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (send, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("the engine reads");
-    }
-
-    /// Waits for a line starting with `prefix`; returns when it came.
-    fn wait_for(&self, prefix: &str) -> Instant {
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(Duration::from_secs(30))
-                .expect("a reply");
-            if line.starts_with(prefix) {
-                return Instant::now();
-            }
-        }
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        self.child.wait().expect("the engine exits");
-    }
-}
+use common::engine::Engine;
 
 fn summary(mut samples: Vec<Duration>) -> String {
     samples.sort();
@@ -82,16 +30,16 @@ fn protocol_latencies() {
     let mut to_ugiok = Vec::new();
     for _ in 0..20 {
         let started = Instant::now();
-        let mut engine = Engine::start();
+        let mut engine = Engine::start(&[]);
         engine.send("ugi");
         to_ugiok.push(engine.wait_for("ugiok") - started);
         engine.quit();
     }
     println!("start to ugiok: {}", summary(to_ugiok));
 
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(&[]);
     let (mut isready, mut stop) = (Vec::new(), Vec::new());
-    for _ in 0..100 {
+    for _ in 0..1_000 {
         engine.send("go infinite");
         thread::sleep(Duration::from_millis(5));
         let sent = Instant::now();
@@ -103,6 +51,29 @@ fn protocol_latencies() {
     }
     println!("isready during a search: {}", summary(isready));
     println!("stop to bestmove: {}", summary(stop));
+
+    for (work, last) in [("go perft 12", "Nodes searched"), ("bench 30", "")] {
+        let mut stopped = Vec::new();
+        for _ in 0..100 {
+            engine.send(work);
+            thread::sleep(Duration::from_millis(5));
+            let sent = Instant::now();
+            engine.send("stop");
+            let done = if last.is_empty() {
+                // The bench's last line is "<N> nodes <M> nps".
+                loop {
+                    let line = engine.next_line();
+                    if line.ends_with(" nps") && !line.starts_with("info") {
+                        break Instant::now();
+                    }
+                }
+            } else {
+                engine.wait_for(last)
+            };
+            stopped.push(done - sent);
+        }
+        println!("stop to the end of {work}: {}", summary(stopped));
+    }
 
     let mut overrun = Vec::new();
     for _ in 0..100 {

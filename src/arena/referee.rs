@@ -80,7 +80,13 @@ pub fn play<G: GameText>(
             .and_then(|()| engine.ping(patience.answer_timeout));
         if let Err(error) = ready {
             let termination = failure(error, player);
-            return end(&game, moves, least_time_left, Outcome::Win(player.opponent()), termination);
+            return end(
+                &game,
+                moves,
+                least_time_left,
+                Outcome::Win(player.opponent()),
+                termination,
+            );
         }
     }
     loop {
@@ -98,11 +104,23 @@ pub fn play<G: GameText>(
             Ok(answer) => answer,
             Err(EngineError::TimedOut) if is_timed(limits) => {
                 let outcome = game.flag_fall(side);
-                return end(&game, moves, least_time_left, outcome, Termination::FlagFall { by: side });
+                return end(
+                    &game,
+                    moves,
+                    least_time_left,
+                    outcome,
+                    Termination::FlagFall { by: side },
+                );
             }
             Err(error) => {
                 let termination = failure(error, side);
-                return end(&game, moves, least_time_left, Outcome::Win(side.opponent()), termination);
+                return end(
+                    &game,
+                    moves,
+                    least_time_left,
+                    Outcome::Win(side.opponent()),
+                    termination,
+                );
             }
         };
         if overran(
@@ -112,7 +130,13 @@ pub fn play<G: GameText>(
             patience.time_margin,
         ) {
             let outcome = game.flag_fall(side);
-            return end(&game, moves, least_time_left, outcome, Termination::FlagFall { by: side });
+            return end(
+                &game,
+                moves,
+                least_time_left,
+                outcome,
+                Termination::FlagFall { by: side },
+            );
         }
         if let TimeControl::Clock { increment, .. } = limits {
             let left = clocks[side.index()].saturating_sub(increment);
@@ -120,7 +144,13 @@ pub fn play<G: GameText>(
         }
         if text == "(none)" {
             let termination = Termination::NoMove { by: side };
-            return end(&game, moves, least_time_left, Outcome::Win(side.opponent()), termination);
+            return end(
+                &game,
+                moves,
+                least_time_left,
+                Outcome::Win(side.opponent()),
+                termination,
+            );
         }
         match game.parse_move(&text) {
             Ok(mv) => {
@@ -133,7 +163,13 @@ pub fn play<G: GameText>(
                     by: side,
                     text: format!("{shown} ({error})"),
                 };
-                return end(&game, moves, least_time_left, Outcome::Win(side.opponent()), termination);
+                return end(
+                    &game,
+                    moves,
+                    least_time_left,
+                    Outcome::Win(side.opponent()),
+                    termination,
+                );
             }
         }
     }

@@ -3,6 +3,7 @@
 #![allow(dead_code)] // each test crate uses its own part of these helpers
 
 pub mod conformance;
+pub mod engine;
 pub mod perft_data;
 
 use ternion::game::GameText;

@@ -3,7 +3,7 @@
 //! the rank numbers beside.
 
 use super::EgaraGuti;
-use super::board::{LINES, NAMES, POINTS};
+use super::board::{LINES, NAMES};
 use crate::game::Player;
 
 /// Board units to characters: wide and tall enough that the line between the nearest
@@ -32,10 +32,7 @@ fn coordinates(point: usize) -> (usize, usize) {
 /// Where a point is drawn: (column, row), row 0 at the top (Black's base).
 fn cell(point: usize) -> (usize, usize) {
     let (x, y) = coordinates(point);
-    (
-        MARGIN + x * COLUMNS_PER_UNIT,
-        (UNITS - y) * ROWS_PER_UNIT,
-    )
+    (MARGIN + x * COLUMNS_PER_UNIT, (UNITS - y) * ROWS_PER_UNIT)
 }
 
 impl EgaraGuti {
@@ -57,7 +54,8 @@ impl EgaraGuti {
                 };
                 for step in 1..steps {
                     let at = |from: usize, to: usize| {
-                        (from as isize + (to as isize - from as isize) * step as isize / steps as isize)
+                        (from as isize
+                            + (to as isize - from as isize) * step as isize / steps as isize)
                             as usize
                     };
                     let (c, r) = (at(c0, c1), at(r0, r1));
@@ -70,30 +68,24 @@ impl EgaraGuti {
                 }
             }
         }
-        // Then the points, with their men.
-        for point in 0..POINTS {
+        // Then the points, with their men, the rank numbers beside them and the file
+        // letters below.
+        let mut files = vec![' '; width];
+        for (point, name) in NAMES.iter().enumerate() {
             let (c, r) = cell(point);
             grid[r][c] = match self.man_at(point) {
                 Some(Player::P1) => 'W',
                 Some(Player::P2) => 'B',
                 None => '+',
             };
-        }
-        // Rank numbers beside the rows that hold points.
-        for point in 0..POINTS {
-            let (_, r) = cell(point);
-            let rank = NAMES[point].as_bytes()[1] as char;
-            grid[r][1] = rank;
+            let [file, rank] = [name.as_bytes()[0], name.as_bytes()[1]];
+            grid[r][1] = rank as char;
+            files[c] = file as char;
         }
         let mut lines: Vec<String> = grid
             .into_iter()
             .map(|row| row.into_iter().collect::<String>().trim_end().to_owned())
             .collect();
-        let mut files = vec![' '; width];
-        for point in 0..POINTS {
-            let (c, _) = cell(point);
-            files[c] = NAMES[point].as_bytes()[0] as char;
-        }
         lines.push(files.into_iter().collect::<String>().trim_end().to_owned());
         lines.push(format!(
             "{:MARGIN$}W: white (p1), B: black (p2), +: an empty point",

@@ -1,0 +1,77 @@
+//! The clock through `ternion match`: long games at a fast sudden-death control, two games at
+//! once on two cores, and a referee that allows only 10 ms past the clock. The engine must
+//! never flag: its time management spreads the clock over the moves each game is expected
+//! to last and keeps its move overhead in reserve on every move.
+//!
+//! The default run plays 20 Lerontenin games (about 650 plies each) and 30 Lielow games; the
+//! full figure of the closing note, 100 games of each, is an ignored test:
+//! `cargo test --release --test clock -- --ignored --nocapture`.
+
+use std::process::Command;
+
+const TERNION: &str = env!("CARGO_BIN_EXE_ternion");
+
+/// Plays `games` self-play games of `variant` at 1 s + 10 ms, and returns the summary.
+fn clock_match(variant: &str, games: u32) -> String {
+    let games = games.to_string();
+    let output = Command::new(TERNION)
+        .args([
+            "match",
+            "--engine",
+            TERNION,
+            "--engine",
+            TERNION,
+            "--variant",
+            variant,
+            "--games",
+            &games,
+            "--tc",
+            "1+0.01",
+            "--timemargin",
+            "10",
+            "--concurrency",
+            "2",
+            "--openings",
+            "4",
+        ])
+        .output()
+        .expect("the match runs");
+    let summary = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{summary}");
+    summary
+}
+
+/// The least time left on a clock, from the summary.
+fn least_time_left(summary: &str) -> u64 {
+    summary
+        .lines()
+        .find_map(|l| l.strip_prefix("least time left on a clock: "))
+        .and_then(|rest| rest.strip_suffix(" ms"))
+        .and_then(|ms| ms.parse().ok())
+        .unwrap_or_else(|| panic!("no least time left in {summary}"))
+}
+
+fn assert_no_flag_falls(variant: &str, games: u32) {
+    let summary = clock_match(variant, games);
+    println!("{variant}: {summary}");
+    assert!(
+        summary.contains("every game ended by the rules"),
+        "{variant}: {summary}"
+    );
+    // Something was kept in reserve on every move.
+    assert!(least_time_left(&summary) > 0, "{variant}: {summary}");
+}
+
+#[test]
+fn long_games_at_a_fast_clock_never_flag() {
+    // One after the other: two games at once already fill the two cores.
+    assert_no_flag_falls("lerontenin", 20);
+    assert_no_flag_falls("lielow", 30);
+}
+
+#[test]
+#[ignore = "the full clock test (about 10 minutes): run with --ignored --nocapture"]
+fn a_hundred_games_of_each_never_flag() {
+    assert_no_flag_falls("lerontenin", 100);
+    assert_no_flag_falls("lielow", 100);
+}
