@@ -3,16 +3,17 @@
 //! never flag: its time management spreads the clock over the moves each game is expected
 //! to last and keeps its move overhead in reserve on every move.
 //!
-//! The default run plays 20 Lerontenin games (about 650 plies each) and 30 Lielow games; the
-//! full figure of the closing note, 100 games of each, is an ignored test:
+//! The default run plays 20 Lerontenin games (about 650 plies each) and 30 Lielow games, and
+//! 6 Lerontenin games at 1 s sudden death; the full figure, 100 games of each at 1 s + 10 ms,
+//! is an ignored test:
 //! `cargo test --release --test clock -- --ignored --nocapture`.
 
 use std::process::Command;
 
 const TERNION: &str = env!("CARGO_BIN_EXE_ternion");
 
-/// Plays `games` self-play games of `variant` at 1 s + 10 ms, and returns the summary.
-fn clock_match(variant: &str, games: u32) -> String {
+/// Plays `games` self-play games of `variant` on the clock `tc`, and returns the summary.
+fn clock_match(variant: &str, games: u32, tc: &str) -> String {
     let games = games.to_string();
     let output = Command::new(TERNION)
         .args([
@@ -26,7 +27,7 @@ fn clock_match(variant: &str, games: u32) -> String {
             "--games",
             &games,
             "--tc",
-            "1+0.01",
+            tc,
             "--timemargin",
             "10",
             "--concurrency",
@@ -51,9 +52,9 @@ fn least_time_left(summary: &str) -> u64 {
         .unwrap_or_else(|| panic!("no least time left in {summary}"))
 }
 
-fn assert_no_flag_falls(variant: &str, games: u32) {
-    let summary = clock_match(variant, games);
-    println!("{variant}: {summary}");
+fn assert_no_flag_falls(variant: &str, games: u32, tc: &str) {
+    let summary = clock_match(variant, games, tc);
+    println!("{variant} at {tc}: {summary}");
     assert!(
         summary.contains("every game ended by the rules"),
         "{variant}: {summary}"
@@ -65,13 +66,15 @@ fn assert_no_flag_falls(variant: &str, games: u32) {
 #[test]
 fn long_games_at_a_fast_clock_never_flag() {
     // One after the other: two games at once already fill the two cores.
-    assert_no_flag_falls("lerontenin", 20);
-    assert_no_flag_falls("lielow", 30);
+    assert_no_flag_falls("lerontenin", 20, "1+0.01");
+    assert_no_flag_falls("lielow", 30, "1+0.01");
+    // Sudden death: 1 s for a game of some 330 moves a side, overhead and all.
+    assert_no_flag_falls("lerontenin", 6, "1");
 }
 
 #[test]
 #[ignore = "the full clock test (about 10 minutes): run with --ignored --nocapture"]
 fn a_hundred_games_of_each_never_flag() {
-    assert_no_flag_falls("lerontenin", 100);
-    assert_no_flag_falls("lielow", 100);
+    assert_no_flag_falls("lerontenin", 100, "1+0.01");
+    assert_no_flag_falls("lielow", 100, "1+0.01");
 }

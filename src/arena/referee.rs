@@ -58,44 +58,55 @@ pub fn play<G: GameText>(
     limits: TimeControl,
     patience: Patience,
 ) -> Verdict {
-    let mut moves: Vec<String> = Vec::new();
+    let mut log = GameLog::default();
+    let (outcome, termination) = referee(&mut game, opening, engines, limits, patience, &mut log);
+    Verdict {
+        outcome,
+        termination,
+        moves: log.moves,
+        final_position: game.position_string(),
+        least_time_left: log.least_time_left,
+    }
+}
+
+/// What a game leaves besides its result: the moves, and the least time left on a clock.
+#[derive(Default)]
+struct GameLog {
+    moves: Vec<String>,
+    least_time_left: Option<Duration>,
+}
+
+/// The moves of the game, each refereed, until it ends: how and why.
+fn referee<G: GameText>(
+    game: &mut G,
+    opening: &[String],
+    engines: [&mut EngineProcess; 2],
+    limits: TimeControl,
+    patience: Patience,
+    log: &mut GameLog,
+) -> (Outcome, Termination) {
     let mut clocks = [Duration::ZERO; 2];
-    let mut least_time_left = None;
     if let TimeControl::Clock { base, .. } = limits {
         clocks = [base; 2];
     }
     let [p1, p2] = engines;
     let mut engines = [p1, p2];
-    let end = |game: &G, moves: Vec<String>, least_time_left, outcome, termination| Verdict {
-        outcome,
-        termination,
-        moves,
-        final_position: game.position_string(),
-        least_time_left,
-    };
     for player in Player::BOTH {
         let engine = &mut engines[player.index()];
         let ready = engine
             .send("uginewgame")
             .and_then(|()| engine.ping(patience.answer_timeout));
         if let Err(error) = ready {
-            let termination = failure(error, player);
-            return end(
-                &game,
-                moves,
-                least_time_left,
-                Outcome::Win(player.opponent()),
-                termination,
-            );
+            return (Outcome::Win(player.opponent()), failure(error, player));
         }
     }
     loop {
         if let Some(outcome) = game.outcome() {
-            return end(&game, moves, least_time_left, outcome, Termination::Rules);
+            return (outcome, Termination::Rules);
         }
         let side = game.side_to_move();
         let engine = &mut engines[side.index()];
-        let position = position_command(opening, &moves);
+        let position = position_command(opening, &log.moves);
         let (go, deadline) = go_command(limits, &clocks, side, patience);
         let answer = engine
             .send(&position)
@@ -103,25 +114,9 @@ pub fn play<G: GameText>(
         let (text, used) = match answer {
             Ok(answer) => answer,
             Err(EngineError::TimedOut) if is_timed(limits) => {
-                let outcome = game.flag_fall(side);
-                return end(
-                    &game,
-                    moves,
-                    least_time_left,
-                    outcome,
-                    Termination::FlagFall { by: side },
-                );
+                return (game.flag_fall(side), Termination::FlagFall { by: side });
             }
-            Err(error) => {
-                let termination = failure(error, side);
-                return end(
-                    &game,
-                    moves,
-                    least_time_left,
-                    Outcome::Win(side.opponent()),
-                    termination,
-                );
-            }
+            Err(error) => return (Outcome::Win(side.opponent()), failure(error, side)),
         };
         if overran(
             limits,
@@ -129,32 +124,22 @@ pub fn play<G: GameText>(
             used,
             patience.time_margin,
         ) {
-            let outcome = game.flag_fall(side);
-            return end(
-                &game,
-                moves,
-                least_time_left,
-                outcome,
-                Termination::FlagFall { by: side },
-            );
+            return (game.flag_fall(side), Termination::FlagFall { by: side });
         }
         if let TimeControl::Clock { increment, .. } = limits {
             let left = clocks[side.index()].saturating_sub(increment);
-            least_time_left = Some(least_time_left.map_or(left, |least: Duration| least.min(left)));
+            let least = log.least_time_left.get_or_insert(left);
+            *least = (*least).min(left);
         }
         if text == "(none)" {
-            let termination = Termination::NoMove { by: side };
-            return end(
-                &game,
-                moves,
-                least_time_left,
+            return (
                 Outcome::Win(side.opponent()),
-                termination,
+                Termination::NoMove { by: side },
             );
         }
         match game.parse_move(&text) {
             Ok(mv) => {
-                moves.push(game.move_string(mv));
+                log.moves.push(game.move_string(mv));
                 game.make_move(mv);
             }
             Err(error) => {
@@ -163,13 +148,7 @@ pub fn play<G: GameText>(
                     by: side,
                     text: format!("{shown} ({error})"),
                 };
-                return end(
-                    &game,
-                    moves,
-                    least_time_left,
-                    Outcome::Win(side.opponent()),
-                    termination,
-                );
+                return (Outcome::Win(side.opponent()), termination);
             }
         }
     }

@@ -291,7 +291,7 @@ impl Daemon {
                     return;
                 }
                 Ok(_) => {}
-                Err(_) => return self.error("bad-variant", name),
+                Err(_) => return self.error("bad-variant", echo(name)),
             }
         }
         match self
@@ -309,10 +309,13 @@ impl Daemon {
             MovesApplied::Forfeit { ply, text, reason } => {
                 // The line keeps the protocol's exact form; the reason goes to the log.
                 log::info!("illegal move {text} at ply {ply}: {reason}");
-                self.error("illegal-move", format!("{text} at ply {ply}"));
+                self.error("illegal-move", format!("{} at ply {ply}", echo(&text)));
             }
             MovesApplied::AfterEnd { ply, text } => {
-                self.error("illegal-move", format!("{text} at ply {ply} (game over)"));
+                self.error(
+                    "illegal-move",
+                    format!("{} at ply {ply} (game over)", echo(&text)),
+                );
             }
         }
     }
