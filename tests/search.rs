@@ -13,7 +13,7 @@ use ternion::game::lerontenin::Lerontenin;
 use ternion::game::lielow::{Lielow8, Lielow9};
 use ternion::game::{Game, GameText, GameVisitor, Outcome, Player, Variant};
 use ternion::search::baseline;
-use ternion::search::{Limits, Score, SearchResult, Searcher};
+use ternion::search::{Control, Info, Limits, RootOptions, Score, SearchResult, Searcher};
 
 fn search_depth<G: Game>(game: &G, depth: u32) -> SearchResult<G::Move> {
     let limits = Limits {
@@ -583,4 +583,218 @@ fn the_search_beats_a_greedy_player_clearly() {
 fn the_search_beats_a_greedy_player_clearly_at_lerontenin() {
     let (wins, draws, losses) = Variant::Lerontenin.dispatch(AgainstGreedy);
     assert!(wins >= 14 && losses <= 3, "{wins}/{draws}/{losses}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Root options and the words of `go`: several lines, a choice of root moves, mate, ponder.
+
+/// Searches with root options, collecting every info line.
+fn search_lines<G: Game>(
+    game: &G,
+    limits: &Limits,
+    options: &RootOptions<G::Move>,
+) -> (SearchResult<G::Move>, Vec<Info<G::Move>>) {
+    let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
+    let control = Control {
+        stop: &stop,
+        pondering: &pondering,
+    };
+    let mut infos = Vec::new();
+    let result = Searcher::<G>::new(4).search_with(game, limits, options, control, &mut |info| {
+        infos.push(info.clone())
+    });
+    (result, infos)
+}
+
+fn to_depth(depth: u32) -> Limits {
+    Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn multipv_gives_the_best_moves_each_with_its_line() {
+    let game = Lielow8::start();
+    let mut moves = Vec::new();
+    game.generate_moves(&mut moves);
+    let options = RootOptions {
+        only: Vec::new(),
+        multipv: 4,
+    };
+    let (result, infos) = search_lines(&game, &to_depth(4), &options);
+    let last: Vec<&Info<_>> = infos.iter().filter(|i| i.depth == 4).collect();
+    assert_eq!(
+        last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
+        [Some(1), Some(2), Some(3), Some(4)]
+    );
+    // Distinct legal first moves, best first; the result is the first line's.
+    let firsts: Vec<_> = last.iter().map(|i| i.pv[0]).collect();
+    assert!(firsts.iter().all(|mv| moves.contains(mv)));
+    assert_eq!(
+        firsts
+            .iter()
+            .collect::<std::collections::HashSet<_>>()
+            .len(),
+        4
+    );
+    let scores: Vec<Score> = last.iter().map(|i| i.score).collect();
+    let raw = |s: &Score| match s {
+        Score::Centipawns(cp) => *cp,
+        Score::Mate(_) => panic!("no mate from the start"),
+    };
+    assert!(
+        scores.windows(2).all(|w| raw(&w[0]) >= raw(&w[1])),
+        "{scores:?}"
+    );
+    assert_eq!((result.best, result.score), (Some(firsts[0]), scores[0]));
+    // The best line is as good as what a single-line search finds.
+    assert_eq!(search_depth(&game, 4).score, scores[0]);
+}
+
+#[test]
+fn searchmoves_keeps_the_search_to_the_moves_given() {
+    // d3d5 captures the king at once; searched without it, the search must not play it.
+    let game: Lielow8 = position("8/8/8/3r2*4/8/3b2*4/8/8 b");
+    let allowed: Vec<_> = ["d3b1", "d3f3"]
+        .iter()
+        .map(|m| game.parse_move(m).expect("legal"))
+        .collect();
+    let options = RootOptions {
+        only: allowed.clone(),
+        multipv: 1,
+    };
+    let (result, infos) = search_lines(&game, &to_depth(4), &options);
+    assert!(allowed.contains(&result.best.expect("a move")));
+    assert!(infos.iter().all(|i| allowed.contains(&i.pv[0])));
+    assert_ne!(result.score, Score::Mate(1));
+    // Only illegal moves given: every move is searched.
+    let other: Lielow8 = position("8/8/8/3r2*4/8/3b3*4/8/8 b");
+    let mut theirs = Vec::new();
+    other.generate_moves(&mut theirs);
+    let foreign = RootOptions {
+        only: theirs
+            .into_iter()
+            .filter(|mv| !allowed.contains(mv))
+            .filter(|&mv| game.parse_move(&other.move_string(mv)).is_err())
+            .collect(),
+        multipv: 1,
+    };
+    let (result, _) = search_lines(&game, &to_depth(3), &foreign);
+    assert_eq!(result.score, Score::Mate(1));
+}
+
+#[test]
+fn a_mate_limit_stops_the_search_once_the_mate_is_proven() {
+    // A win in 3 plies (2 moves), seen at depth 2 thanks to the quiescence search but proven
+    // for good only at depth 3: `mate 2` stops as soon as it is seen, `mate 1` goes on.
+    let game: Lielow8 = position("8/2r1r1r13/2r3*2r2r21/r17/8/4b2b22/1b11b12b1b1/4b4*3 b");
+    let limits = |mate| Limits {
+        depth: Some(7),
+        mate,
+        ..Limits::default()
+    };
+    let depth_reached = |mate| {
+        let (result, _) = search_lines(&game, &limits(mate), &RootOptions::default());
+        assert_eq!(result.score, Score::Mate(3));
+        result.depth
+    };
+    assert_eq!(depth_reached(None), 3);
+    assert_eq!(depth_reached(Some(2)), 2);
+    assert_eq!(depth_reached(Some(1)), 3);
+}
+
+#[test]
+fn a_pondering_search_keeps_no_deadline_until_ponderhit() {
+    let game = Lielow9::start();
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(20)),
+        ..Limits::default()
+    };
+    let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(true));
+    let started = std::time::Instant::now();
+    let result = thread::scope(|scope| {
+        let search = scope.spawn(|| {
+            let control = Control {
+                stop: &stop,
+                pondering: &pondering,
+            };
+            Searcher::<Lielow9>::new(4).search_with(
+                &game,
+                &limits,
+                &RootOptions::default(),
+                control,
+                &mut |_| {},
+            )
+        });
+        // Far past the move time, the search still runs: it ponders.
+        thread::sleep(Duration::from_millis(200));
+        assert!(
+            !search.is_finished(),
+            "a pondering search kept its deadline"
+        );
+        pondering.store(false, Ordering::Relaxed);
+        search.join().expect("the search")
+    });
+    // After the ponderhit, the 20 ms move time ends it (well before any stop).
+    assert!(result.best.is_some());
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert!(!stop.load(Ordering::Relaxed));
+}
+
+struct Estimates;
+
+impl GameVisitor for Estimates {
+    /// The estimate from the start, and the largest one after a random game's first half.
+    type Output = (u32, u32);
+
+    fn visit<G: GameText>(self) -> (u32, u32) {
+        let start = G::start().expected_moves_left();
+        let mut later = 0;
+        for seed in 0..10 {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let mut game = G::start();
+            let mut moves = Vec::new();
+            let mut history = Vec::new();
+            while game.outcome().is_none() && history.len() < 2_000 {
+                moves.clear();
+                game.generate_moves(&mut moves);
+                let mv = moves[rng.usize(..moves.len())];
+                history.push(game.clone());
+                game.make_move(mv);
+            }
+            if let Some(middle) = history.get(history.len() / 2) {
+                later = later.max(middle.expected_moves_left());
+            }
+        }
+        (start, later)
+    }
+}
+
+#[test]
+fn each_game_estimates_the_moves_left_for_the_clock() {
+    // Self-play at 1 s + 10 ms: Lielow games last about 45 plies, Egara-guti about 50,
+    // Lerontenin about 650; the estimate is per side.
+    for (variant, range) in [
+        (Variant::Lielow, 15..=30),
+        (Variant::Lielow9, 15..=40),
+        (Variant::Egaraguti, 15..=35),
+        (Variant::Lerontenin, 250..=400),
+    ] {
+        let (start, later) = variant.dispatch(Estimates);
+        assert!(range.contains(&start), "{variant}: {start} from the start");
+        // The estimate follows the game's progress: material in Lielow and Egara-guti (so
+        // a half-way position without captures keeps it), the race in Lerontenin.
+        assert!(
+            later <= start,
+            "{variant}: {later} half-way, {start} from the start"
+        );
+        if variant == Variant::Lerontenin {
+            assert!(
+                later < start * 3 / 4,
+                "{variant}: {later} half-way, {start} at first"
+            );
+        }
+        assert!(later >= 8, "{variant}: {later}");
+    }
 }
