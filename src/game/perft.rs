@@ -36,8 +36,8 @@ pub fn divide<G: Game>(game: &mut G, depth: u32) -> Vec<(G::Move, u64)> {
 }
 
 /// [`divide`] that ends early once `stop` is set: it then returns the root moves counted
-/// in full before the stop, and leaves out the rest. The flag is read at every node two or
-/// more plies above the leaves, so a stop is obeyed within microseconds.
+/// in full before the stop, and leaves out the rest. The flag is read at every node three
+/// or more plies above the leaves, so a stop is obeyed well within a millisecond.
 pub fn divide_until<G: Game>(game: &mut G, depth: u32, stop: &AtomicBool) -> Vec<(G::Move, u64)> {
     let mut root_moves = Vec::new();
     game.generate_moves(&mut root_moves);
@@ -74,7 +74,9 @@ fn count<G: Game, const CHECK: bool>(
     match depth {
         0 => 1,
         1 if !CHECK => game.count_moves(),
-        _ if stop.load(Ordering::Relaxed) => 0, // the caller drops an unfinished count
+        // The flag is read three or more plies above the leaves: often enough for a prompt
+        // stop, and out of the way of the bulk counting. The caller drops the count.
+        _ if depth >= 3 && stop.load(Ordering::Relaxed) => 0,
         _ => {
             let (moves, deeper) = buffers
                 .split_first_mut()
