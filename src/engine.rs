@@ -92,6 +92,7 @@ pub trait Session: Send {
     fn snapshot(&self) -> Box<dyn Session>;
     /// Forgets what the search learned.
     fn clear_hash(&mut self);
+
     fn resize_hash(&mut self, mib: usize);
     /// Starts a search of the current position on a worker thread. It sends `info` lines
     /// and finally `bestmove <move>` to `sink`; with `flags.wait_for_stop` the best move

@@ -51,6 +51,12 @@ enum Command {
     /// on stdout: W/D/L, score, Elo with its 95% interval, draw ratio, results by colour,
     /// average length, the SPRT state, and every game lost other than by the rules.
     Match(cli::arena::MatchArgs),
+    /// Summarise a match from its records, such as the shards of one match merged.
+    ///
+    /// Prints the summary `ternion match` prints (W/D/L, score, Elo with its interval, draw
+    /// ratio, results by colour, average length, the SPRT state with --sprt, and every game
+    /// lost other than by the rules). The first engine is the one playing p1 in game 1.
+    Stats(cli::stats::StatsArgs),
 }
 
 /// Serves the protocol, starting with `variant`, answering `go` as `play` says.
@@ -85,6 +91,7 @@ fn main() -> ExitCode {
         Some(Command::Analyze(args)) => cli::analyze::run(&args),
         Some(Command::Bench(args)) => cli::bench::run(&args),
         Some(Command::Match(args)) => cli::arena::run(&args),
+        Some(Command::Stats(args)) => cli::stats::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

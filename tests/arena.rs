@@ -198,7 +198,7 @@ fn the_search_beats_the_random_mover_in_a_match() {
 fn every_kind_of_misbehaviour_loses_with_its_reason_and_the_match_goes_on() {
     // (fixture mode, limits, what the referee must say, {c} standing for the fixture's
     // colour: p2 in game 1, p1 in game 2)
-    let cases: [(&str, &[&str], &str); 9] = [
+    let cases: [(&str, &[&str], &str); 11] = [
         ("illegal", &["--nodes", "100"], "illegal move by {c}: a1a1"),
         ("garbage", &["--nodes", "100"], "illegal move by {c}: ~~!@#"),
         ("crash", &["--nodes", "100"], "{c} crashed"),
@@ -214,11 +214,10 @@ fn every_kind_of_misbehaviour_loses_with_its_reason_and_the_match_goes_on() {
             &["--depth", "1"],
             "no move by {c} in a live position",
         ),
-        (
-            "mute",
-            &["--nodes", "100", "--timeout", "300"],
-            "{c} failed to start",
-        ),
+        // Output without end, from the first `go` on: the deadline holds all the same.
+        ("flood", &["--movetime", "100"], "{c} lost on time"),
+        ("floodmove", &["--movetime", "100"], "{c} lost on time"),
+        ("endless", &["--movetime", "100"], "{c} lost on time"),
         // A UCI-only engine: the handshake falls back to `uci`, then its moves are judged.
         (
             "uci",
@@ -244,12 +243,7 @@ fn every_kind_of_misbehaviour_loses_with_its_reason_and_the_match_goes_on() {
         args.extend_from_slice(limits);
         let summary = stdout(&run_match(&args));
         assert_eq!(wdl(&summary), (2, 0, 0), "{mode}: {summary}");
-        // A mute engine never gives its name: it is known by its command.
-        let name = if mode == "mute" {
-            engine.clone()
-        } else {
-            format!("fixture-{mode}")
-        };
+        let name = format!("fixture-{mode}");
         for (game, colour) in [(1, "p2"), (2, "p1")] {
             let expected = format!(
                 "game {game}: {name} lost: {}",
@@ -324,6 +318,353 @@ fn games_played_side_by_side_come_out_as_played_one_by_one() {
     assert_eq!(read("2"), one_by_one);
 }
 
+/// Runs `ternion match` with `args`, watching the runner's peak memory (the kernel's
+/// high-water mark, read every few milliseconds until it exits): the output, the peak in
+/// MiB, and the time it took.
+fn watched_match(args: &[&str]) -> (Output, u64, std::time::Duration) {
+    use std::io::Read;
+    let started = std::time::Instant::now();
+    let mut child = Command::new(TERNION)
+        .arg("match")
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the ternion binary runs");
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak_kib = 0;
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let readers = (
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            let _ = stdout.read_to_end(&mut out);
+            out
+        }),
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            let _ = stderr.read_to_end(&mut out);
+            out
+        }),
+    );
+    let status = loop {
+        if let Ok(text) = std::fs::read_to_string(&status_file)
+            && let Some(kib) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        {
+            peak_kib = peak_kib.max(kib);
+        }
+        if let Some(status) = child.try_wait().expect("the runner's status") {
+            break status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    let output = Output {
+        status,
+        stdout: readers.0.join().expect("stdout"),
+        stderr: readers.1.join().expect("stderr"),
+    };
+    (output, peak_kib / 1024, started.elapsed())
+}
+
+#[test]
+fn no_output_an_engine_prints_fills_the_runner_or_holds_a_deadline() {
+    // (fixture mode, what its opponent must see) at 100 ms a move plus the default 50 ms
+    // margin: each game is over in well under a second, whatever the engine prints.
+    for mode in ["flood", "floodmove", "endless"] {
+        let engine = fixture(mode);
+        let (output, peak_mib, took) = watched_match(&[
+            "--engine",
+            TERNION,
+            "--engine",
+            &engine,
+            "--variant",
+            "lielow",
+            "--games",
+            "2",
+            "--movetime",
+            "100",
+        ]);
+        let summary = stdout(&output);
+        assert!(output.status.success(), "{mode}: {summary}");
+        assert_eq!(wdl(&summary), (2, 0, 0), "{mode}: {summary}");
+        assert!(peak_mib < 100, "{mode}: the runner took {peak_mib} MiB");
+        assert!(took.as_secs() < 10, "{mode}: {took:?}");
+        println!("{mode}: peak {peak_mib} MiB, {took:?} for two forfeits");
+    }
+    // Garbage from the first line on: the handshake's deadline holds.
+    let (output, peak_mib, took) = watched_match(&[
+        "--engine",
+        TERNION,
+        "--engine",
+        "yes garbage",
+        "--variant",
+        "lielow",
+        "--nodes",
+        "100",
+        "--timeout",
+        "500",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        peak_mib < 100,
+        "yes garbage: the runner took {peak_mib} MiB"
+    );
+    assert!(took.as_secs() < 10, "yes garbage: {took:?}");
+}
+
+#[test]
+fn an_engine_that_cannot_start_is_a_setup_error() {
+    // (engine command, what the error must say)
+    let cases = [
+        ("/nonexistent/engine", "not found"),
+        ("", "the engine command is empty"),
+        (
+            &fixture("mute") as &str,
+            "did not start: no ugiok within 300 ms",
+        ),
+        (
+            "sh -c 'exit 7'",
+            "did not start: it ended during the handshake",
+        ),
+        (
+            "sh -c 'echo this engine is broken >&2; exit 1'",
+            "stderr: this engine is broken",
+        ),
+    ];
+    for (engine, reason) in cases {
+        let records = Scratch::new("setup-error.txt");
+        let output = Command::new(TERNION)
+            .args([
+                "match",
+                "--engine",
+                TERNION,
+                "--engine",
+                engine,
+                "--variant",
+                "lielow",
+                "--nodes",
+                "100",
+                "--timeout",
+                "300",
+                "--records",
+                records.path(),
+            ])
+            .output()
+            .expect("the ternion binary runs");
+        let error = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{engine}: {error}");
+        assert!(error.contains("engine 2 cannot play"), "{engine}: {error}");
+        assert!(error.contains(reason), "{engine}: {error}");
+        assert!(output.stdout.is_empty(), "{engine}: no games, no summary");
+        assert!(!records.0.exists(), "{engine}: no games, no records");
+    }
+}
+
+/// Whether a process whose command line is `words` is running.
+fn running(words: &[&str]) -> bool {
+    let wanted = words.join("\0");
+    std::fs::read_dir("/proc")
+        .expect("/proc")
+        .filter_map(Result::ok)
+        .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
+        .any(|cmdline| String::from_utf8_lossy(&cmdline).trim_end_matches('\0') == wanted)
+}
+
+#[test]
+fn no_process_an_engine_starts_outlives_the_match() {
+    // The fixture leaves a `sleep 3171` behind at every `go`, then hangs; the other never
+    // completes the handshake and has started a `sleep 3174`.
+    let children = fixture("children");
+    run_match(&[
+        "--engine",
+        TERNION,
+        "--engine",
+        &children,
+        "--variant",
+        "lielow",
+        "--games",
+        "2",
+        "--movetime",
+        "50",
+    ]);
+    assert!(
+        !running(&["sleep", "3171"]),
+        "a child of the engine is left"
+    );
+    let output = Command::new(TERNION)
+        .args([
+            "match",
+            "--engine",
+            TERNION,
+            "--engine",
+            "sh -c 'sleep 3174'",
+            "--variant",
+            "lielow",
+            "--nodes",
+            "100",
+            "--timeout",
+            "300",
+        ])
+        .output()
+        .expect("the ternion binary runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(!running(&["sleep", "3174"]), "the engine's child is left");
+}
+
+#[test]
+fn options_nobody_takes_are_reported() {
+    let picky = fixture("picky");
+    let output = run_match(&[
+        "--engine",
+        TERNION,
+        "--engine",
+        &picky,
+        "--variant",
+        "lielow",
+        "--nodes",
+        "100",
+        "--option",
+        "Hash=8",
+        "--option",
+        "2:Contempt=3",
+    ]);
+    let error = String::from_utf8_lossy(&output.stderr);
+    for option in ["Hash value 8", "Contempt value 3"] {
+        let warning = format!(
+            "warning: engine 2 (fixture-picky) rejected a setting: info string error unknown-option: {option}"
+        );
+        assert!(error.lines().any(|l| l == warning), "{error}");
+    }
+    // ternion takes Hash: no warning about engine 1.
+    assert!(!error.contains("engine 1 (ternion"), "{error}");
+    // An engine that is not in the match.
+    let output = Command::new(TERNION)
+        .args([
+            "match",
+            "--engine",
+            "x",
+            "--engine",
+            "y",
+            "--variant",
+            "lielow",
+            "--nodes",
+            "1",
+            "--option",
+            "3:Hash=1",
+        ])
+        .output()
+        .expect("the ternion binary runs");
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{error}");
+    assert!(error.contains("there is no engine 3"), "{error}");
+}
+
+/// The records of a node-limited self-play match (each game the same whatever games the
+/// process played before), sorted by game number, and their files: the whole match, or its
+/// shards.
+fn shard_records(shards: &[&str]) -> (Vec<ParsedRecord>, Vec<Scratch>) {
+    let mut records = Vec::new();
+    let mut files = Vec::new();
+    for shard in shards {
+        let file = Scratch::new(&format!("shard-{}.txt", shard.replace('/', "-")));
+        let mut args = vec![
+            "--engine",
+            TERNION,
+            "--engine",
+            TERNION,
+            "--variant",
+            "egaraguti",
+            "--games",
+            "14",
+            "--nodes",
+            "2000",
+            "--openings",
+            "3",
+            "--seed",
+            "11",
+            "--records",
+            file.path(),
+        ];
+        if !shard.is_empty() {
+            args.extend(["--shard", shard]);
+        }
+        run_match(&args);
+        records.extend(file.records());
+        files.push(file);
+    }
+    records.sort_by_key(|r| r.tag("Game").map(|g| g.parse::<u32>().expect("a number")));
+    (records, files)
+}
+
+#[test]
+fn the_shards_of_a_match_merged_are_the_whole_match() {
+    let (whole, whole_file) = shard_records(&[""]);
+    let (sharded, shard_files) = shard_records(&["0/3", "1/3", "2/3"]);
+    assert_eq!(whole.len(), 14);
+    assert_eq!(sharded, whole, "game for game");
+    // `ternion stats` over the shards says what it says of the whole match.
+    let stats = |files: &[Scratch]| {
+        let output = Command::new(TERNION)
+            .arg("stats")
+            .args(files.iter().map(Scratch::path))
+            .args(["--sprt", "elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"])
+            .output()
+            .expect("the ternion binary runs");
+        assert!(output.status.success());
+        stdout(&output)
+    };
+    let merged = stats(&shard_files);
+    assert_eq!(merged, stats(&whole_file));
+    assert!(merged.contains(": 14 games"), "{merged}");
+    assert!(merged.contains("SPRT "), "{merged}");
+    // The same through the script a batch scheduler runs, its shards run here as processes.
+    let dir = Scratch::new("script-shards");
+    let output = Command::new(format!(
+        "{}/scripts/match-shards.sh",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .env("TERNION", TERNION)
+    .args(["local", "4", dir.path(), "--"])
+    .args([
+        "--engine",
+        TERNION,
+        "--engine",
+        TERNION,
+        "--variant",
+        "egaraguti",
+        "--games",
+        "14",
+        "--nodes",
+        "2000",
+        "--openings",
+        "3",
+        "--seed",
+        "11",
+    ])
+    .output()
+    .expect("the script runs");
+    let _ = std::fs::remove_dir_all(&dir.0);
+    let script_summary = stdout(&output);
+    assert!(output.status.success(), "{script_summary}");
+    let without_sprt = |text: &str| -> String {
+        text.lines()
+            .filter(|l| !l.starts_with("SPRT"))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    assert_eq!(script_summary, without_sprt(&merged));
+    // Two files holding the same game are not one match.
+    let output = Command::new(TERNION)
+        .args(["stats", whole_file[0].path(), whole_file[0].path()])
+        .output()
+        .expect("the ternion binary runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("recorded twice"));
+}
+
 #[test]
 fn bad_command_lines_get_one_line_and_exit_status_2() {
     let two_engines = "--engine x --engine y --variant lielow";
@@ -336,6 +677,9 @@ fn bad_command_lines_get_one_line_and_exit_status_2() {
         format!("{two_engines} --nodes 1 --sprt elo0=5"),
         format!("{two_engines} --nodes 1 --option Hash"),
         format!("{two_engines} --nodes 1 --games 0"),
+        format!("{two_engines} --nodes 1 --shard 3/3"),
+        format!("{two_engines} --nodes 1 --shard half"),
+        format!("{two_engines} --nodes 1 --option 3:Hash=1"),
     ];
     for args in cases {
         let output = Command::new(TERNION)

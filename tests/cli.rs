@@ -95,7 +95,18 @@ fn bad_input_gives_one_line_on_stderr_and_status_2() {
             &["perft", "lielow", "1", "--moves", "zz"],
             "bad move at ply 1",
         ),
-        (&["perft"], ""),
+        (&["perft"], "<VARIANT>"),
+        (
+            &["perft", "lielow"],
+            "required arguments were not provided: <DEPTH>",
+        ),
+        (&["perft", "lielow", "65"], "65 is not in 0..=64"),
+        (
+            &["analyze", "lielow", "--depth", "200"],
+            "200 is not in 1..=127",
+        ),
+        (&["stats"], "<RECORDS>"),
+        (&["stats", "/nonexistent/records.txt"], "cannot read"),
         (&["frobnicate"], ""),
     ];
     for (args, reason) in cases {
@@ -291,4 +302,28 @@ fn quit_during_a_search_exits_at_once_with_status_0() {
     let (out, status) = serve(&[], "go infinite\n");
     assert_eq!(status, Some(0));
     assert_eq!(out.matches("bestmove ").count(), 1, "{out}");
+}
+
+#[test]
+fn a_search_that_may_not_end_gets_a_warning_first() {
+    // Depth 100 with nothing else to bound it: warned, and here it ends at once anyway
+    // (a king capture in one is a proven result).
+    let output = ternion(&[
+        "analyze",
+        "lielow",
+        "--fen",
+        "8/8/8/3r2*4/8/3b2*4/8/8 b",
+        "--depth",
+        "100",
+    ]);
+    assert!(output.status.success());
+    assert!(
+        stderr(&output).contains("warning: a search to depth 100 may run for hours"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(stdout(&output).contains("bestmove d3d5"));
+    // Bounded by nodes: no warning.
+    let output = ternion(&["analyze", "lielow", "--depth", "100", "--nodes", "1000"]);
+    assert!(stderr(&output).is_empty(), "{}", stderr(&output));
 }

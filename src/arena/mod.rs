@@ -8,9 +8,15 @@
 //!   side, live progress, and the summary.
 //!
 //! Game `2k` and game `2k + 1` share opening `k` (random plies drawn from the seed) with the
-//! colours swapped; the first engine plays p1 in even games. Each worker owns one process of
-//! each engine and restarts an engine that failed in a game, so a crash or a hang costs one
-//! game, not the match.
+//! colours swapped; the first engine plays p1 in even games (counted from 0; the records
+//! number games from 1). Each worker owns one process of each engine and restarts an engine
+//! that failed in a game, so a crash or a hang costs one game, not the match. Before any
+//! game, each engine is started once: one that cannot start is a setup error, not a string
+//! of lost games.
+//!
+//! A match can be split into shards (`i/n`: the games whose index is `i` mod `n`), each with
+//! the very openings, colours and numbers the whole match gives those games, and the shards'
+//! records merged back into the summary of the whole match ([`summarize_records`]).
 
 pub mod process;
 pub mod record;
@@ -21,12 +27,12 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::mpsc;
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use self::process::EngineProcess;
-use self::record::{GameRecord, Termination, outcome_name};
+use self::record::{GameRecord, ParsedRecord, Termination, outcome_name};
 use self::referee::{Patience, TimeControl};
 use self::stats::{Sprt, SprtDecision, SprtState, Tally};
 use crate::game::{GameText, GameVisitor, Outcome, Player, Variant};
@@ -55,6 +61,59 @@ pub struct MatchConfig {
     pub patience: Patience,
     /// The wait for `ugiok` when an engine starts.
     pub handshake_timeout: Duration,
+    /// The part of the match to play.
+    pub shard: Shard,
+}
+
+/// Part `index` of `count` of a match: the games whose index (from 0) is `index` mod `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    /// The whole match.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Reads `i/n`, with `0 <= i < n`.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let shard = text
+            .split_once('/')
+            .and_then(|(i, n)| Some((i.trim().parse().ok()?, n.trim().parse().ok()?)))
+            .map(|(index, count)| Shard { index, count });
+        match shard {
+            Some(shard) if shard.index < shard.count => Ok(shard),
+            _ => Err(format!(
+                "--shard '{text}' is not i/n with 0 <= i < n (for example 0/4)"
+            )),
+        }
+    }
+
+    /// The index of the `k`-th game of this shard (from 0), if the match has it.
+    fn game(self, k: u32, games: u32) -> Option<u32> {
+        k.checked_mul(self.count)
+            .and_then(|at| at.checked_add(self.index))
+            .filter(|&index| index < games)
+    }
+
+    /// How many of `games` this shard plays.
+    pub fn games(self, games: u32) -> u32 {
+        games.saturating_sub(self.index).div_ceil(self.count)
+    }
+}
+
+/// What a match says while it runs.
+#[derive(Clone, Copy, Debug)]
+pub enum Progress<'a> {
+    /// One line per finished game.
+    Game(&'a str),
+    /// The state of the match now (games done, score, time left), refreshed every second:
+    /// for a live line on a terminal.
+    Status(&'a str),
+    /// Something the user should know that does not stop the match (an option an engine
+    /// rejected, say).
+    Warning(&'a str),
 }
 
 /// A game that ended other than by the rules: which engine failed and how.
@@ -165,18 +224,19 @@ fn percent(share: Option<f64>) -> String {
     share.map_or("-".to_owned(), |s| format!("{:.1}%", s * 100.0))
 }
 
-/// Runs a match; `progress` gets one line after every game. Errors: the records file cannot
-/// be written.
+/// Runs a match; `progress` hears of every game, of the state of the match every second,
+/// and of warnings. Errors: an engine that cannot start (with its reason), or a records file
+/// that cannot be written.
 pub fn run_match(
     config: &MatchConfig,
-    progress: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<MatchSummary, String> {
     config.variant.dispatch(Runner { config, progress })
 }
 
 struct Runner<'a> {
     config: &'a MatchConfig,
-    progress: &'a mut dyn FnMut(&str),
+    progress: &'a mut dyn FnMut(Progress<'_>),
 }
 
 impl GameVisitor for Runner<'_> {
@@ -197,8 +257,21 @@ struct Played {
 
 fn run<G: GameText>(
     config: &MatchConfig,
-    progress: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<MatchSummary, String> {
+    // Each engine once before any game: a setup error ends the match before it starts.
+    for seat in 0..2 {
+        let (engine, rejected) = launch(config, seat, true)
+            .map_err(|why| format!("engine {} cannot play: {why}", seat + 1))?;
+        for line in rejected {
+            progress(Progress::Warning(&format!(
+                "engine {} ({}) rejected a setting: {line}",
+                seat + 1,
+                engine.name
+            )));
+        }
+        engine.quit();
+    }
     let mut records = match &config.records {
         Some(path) => {
             Some(BufWriter::new(File::create(path).map_err(|e| {
@@ -220,14 +293,24 @@ fn run<G: GameText>(
         sprt: config.sprt.map(|s| s.state(&Tally::default())),
     };
     let mut write_error = None;
+    let to_play = config.shard.games(config.games);
+    let started = Instant::now();
     thread::scope(|scope| {
-        for _ in 0..config.concurrency.clamp(1, config.games.max(1) as usize) {
+        for _ in 0..config.concurrency.clamp(1, to_play.max(1) as usize) {
             let sender = sender.clone();
             let (next_game, stop) = (&next_game, &stop);
             scope.spawn(move || worker::<G>(config, next_game, stop, sender));
         }
         drop(sender);
-        for played in results {
+        loop {
+            let played = match results.recv_timeout(Duration::from_secs(1)) {
+                Ok(played) => played,
+                Err(RecvTimeoutError::Timeout) => {
+                    progress(Progress::Status(&status_line(&summary, to_play, started)));
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
             summary.names = played.names.clone();
             account(&mut summary, &played);
             if let Some(sprt) = &config.sprt {
@@ -244,7 +327,10 @@ fn run<G: GameText>(
                 write_error = Some(format!("cannot write records: {e}"));
                 stop.store(true, Ordering::Relaxed);
             }
-            progress(&progress_line(config, &summary, &played));
+            progress(Progress::Game(&progress_line(
+                &summary, &played, to_play, started,
+            )));
+            progress(Progress::Status(&status_line(&summary, to_play, started)));
         }
     });
     match write_error {
@@ -279,13 +365,49 @@ fn account(summary: &mut MatchSummary, played: &Played) {
     }
 }
 
-fn progress_line(config: &MatchConfig, summary: &MatchSummary, played: &Played) -> String {
+/// The state of the match: games done of those to play, score, Elo, time taken and left.
+fn status_line(summary: &MatchSummary, to_play: u32, started: Instant) -> String {
+    let done = summary.tally.games();
+    let elapsed = started.elapsed();
+    let mut line = format!(
+        "{done} of {to_play} games, {} score {}",
+        summary.tally,
+        percent(summary.tally.score())
+    );
+    if let Some(elo) = summary.tally.elo() {
+        line.push_str(&format!(" Elo {elo}"));
+    }
+    line.push_str(&format!(", {} elapsed", clock_time(elapsed)));
+    if done > 0 && done < to_play {
+        let left = elapsed.mul_f64(f64::from(to_play - done) / f64::from(done));
+        line.push_str(&format!(", about {} left", clock_time(left)));
+    }
+    line
+}
+
+/// A duration as `h:mm:ss` or `m:ss`.
+fn clock_time(duration: Duration) -> String {
+    let seconds = duration.as_secs();
+    let (hours, minutes, seconds) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    if hours > 0 {
+        format!("{hours}:{minutes:02}:{seconds:02}")
+    } else {
+        format!("{minutes}:{seconds:02}")
+    }
+}
+
+fn progress_line(
+    summary: &MatchSummary,
+    played: &Played,
+    to_play: u32,
+    started: Instant,
+) -> String {
     let record = &played.record;
     let tally = &summary.tally;
+    let done = tally.games();
     let mut line = format!(
-        "game {}/{}: {} - {}: {} ({}), {} plies | {} score {}",
+        "game {} ({done} of {to_play} done): {} - {}: {} ({}), {} plies | {} score {}",
         record.number,
-        config.games,
         record.players[0],
         record.players[1],
         outcome_name(record.outcome),
@@ -299,6 +421,13 @@ fn progress_line(config: &MatchConfig, summary: &MatchSummary, played: &Played) 
     }
     if let Some(sprt) = &summary.sprt {
         line.push_str(&format!(" | {sprt}"));
+    }
+    line.push_str(&format!(" | {}", clock_time(started.elapsed())));
+    if done < to_play {
+        let left = started
+            .elapsed()
+            .mul_f64(f64::from(to_play - done) / f64::from(done));
+        line.push_str(&format!(", about {} left", clock_time(left)));
     }
     line
 }
@@ -316,10 +445,10 @@ fn worker<G: GameText>(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let index = next_game.fetch_add(1, Ordering::Relaxed);
-        if index >= config.games {
+        let nth = next_game.fetch_add(1, Ordering::Relaxed);
+        let Some(index) = config.shard.game(nth, config.games) else {
             break;
-        }
+        };
         let played = play_scheduled::<G>(config, index, &mut engines);
         if results.send(played).is_err() {
             break;
@@ -351,8 +480,8 @@ fn play_scheduled<G: GameText>(
     let mut started = Ok(());
     for (colour, &seat) in Player::BOTH.iter().zip(&seats) {
         if engines[seat].is_none() {
-            match launch(config, seat) {
-                Ok(engine) => engines[seat] = Some(engine),
+            match launch(config, seat, false) {
+                Ok((engine, _)) => engines[seat] = Some(engine),
                 Err(detail) => {
                     started = Err(Termination::StartFailure {
                         by: *colour,
@@ -419,18 +548,40 @@ fn play_scheduled<G: GameText>(
     }
 }
 
-/// Starts engine `seat`, sets the variant and its options, and waits until it is ready.
-fn launch(config: &MatchConfig, seat: usize) -> Result<EngineProcess, String> {
+/// Starts engine `seat`, sets the variant and its options, and waits until it is ready;
+/// with the error lines the engine printed about them. A variant the engine rejects is an
+/// error only when `check_variant` (an engine that does not know the game cannot play it).
+fn launch(
+    config: &MatchConfig,
+    seat: usize,
+    check_variant: bool,
+) -> Result<(EngineProcess, Vec<String>), String> {
     let spec = &config.engines[seat];
     let mut engine = EngineProcess::start(&spec.command, config.handshake_timeout)?;
-    let mut setup = engine.set_option("UCI_Variant", config.variant.name());
+    let answers = engine
+        .set_option("UCI_Variant", config.variant.name())
+        .and_then(|()| engine.replies_until_ready(config.patience.answer_timeout));
+    let variant_errors = match answers {
+        Ok(errors) => errors,
+        Err(e) => {
+            let why = engine.stderr_tail();
+            return Err(format!("no readyok after the variant ({e:?}){why}"));
+        }
+    };
+    if check_variant && let Some(error) = variant_errors.first() {
+        return Err(format!(
+            "it does not play {}: {error}",
+            config.variant.name()
+        ));
+    }
+    let mut setup = Ok(());
     for (name, value) in &spec.options {
         setup = setup.and_then(|()| engine.set_option(name, value));
     }
-    setup
-        .and_then(|()| engine.ping(config.patience.answer_timeout))
+    let rejected = setup
+        .and_then(|()| engine.replies_until_ready(config.patience.answer_timeout))
         .map_err(|e| format!("no readyok after the options ({e:?})"))?;
-    Ok(engine)
+    Ok((engine, rejected))
 }
 
 /// Opening `pair`: `plies` random legal moves from the start, drawn from the seed, avoiding
@@ -455,4 +606,60 @@ pub fn opening<G: GameText>(seed: u64, pair: u32, plies: u32) -> Vec<String> {
         }
     }
     Vec::new()
+}
+
+/// The summary of a match from its records: one file, or the shards of a match merged. The
+/// first engine is the one that plays p1 in game 1 (and in every odd-numbered game), as in a
+/// match; `sprt` gives the state of the sequential test. The clock margins are not in the
+/// records, so the summary has none.
+pub fn summarize_records(
+    records: &[ParsedRecord],
+    sprt: Option<Sprt>,
+) -> Result<MatchSummary, String> {
+    let mut games = records
+        .iter()
+        .map(ParsedRecord::to_game_record)
+        .collect::<Result<Vec<_>, _>>()?;
+    games.sort_by_key(|game| game.number);
+    if let Some(pair) = games.windows(2).find(|w| w[0].number == w[1].number) {
+        return Err(format!("game {} is recorded twice", pair[0].number));
+    }
+    if let Some(game) = games.iter().find(|game| game.variant != games[0].variant) {
+        return Err(format!(
+            "game {} is {}, game {} is {}: not one match",
+            games[0].number, games[0].variant, game.number, game.variant
+        ));
+    }
+    let mut summary = MatchSummary {
+        names: [String::new(), String::new()],
+        tally: Tally::default(),
+        by_colour: [Tally::default(); 2],
+        failures: Vec::new(),
+        total_plies: 0,
+        least_time_left: None,
+        sprt: None,
+    };
+    for record in games {
+        let Some(index) = record.number.checked_sub(1) else {
+            return Err("game 0 in the records: games are numbered from 1".to_owned());
+        };
+        let first_engine_as = Player::BOTH[index as usize % 2];
+        let [p1, p2] = record.players.clone();
+        let names = match first_engine_as {
+            Player::P1 => [p1, p2],
+            Player::P2 => [p2, p1],
+        };
+        if summary.tally.games() == 0 {
+            summary.names = names.clone();
+        }
+        let played = Played {
+            record,
+            first_engine_as,
+            names,
+            least_time_left: None,
+        };
+        account(&mut summary, &played);
+    }
+    summary.sprt = sprt.map(|sprt| sprt.state(&summary.tally));
+    Ok(summary)
 }

@@ -1,17 +1,32 @@
-//! An engine as a child process spoken to in the text protocol, with a timeout on every
-//! answer it owes.
+//! An engine as a child process spoken to in the text protocol, with a deadline on every
+//! answer it owes that holds whatever the engine prints.
 //!
-//! The command runs under `sh -c`, so it may carry arguments and quotes as on a shell line.
-//! A reader thread turns the engine's stdout into a channel of lines (bytes that are not
-//! UTF-8 are replaced, so garbage cannot stop the reader); a closed channel means the process
-//! ended. The engine's stderr is discarded: engines log there. Dropping the handle kills the
-//! process, so a hung engine never outlives its game.
+//! The command runs under `sh -c`, so it may carry arguments and quotes as on a shell line,
+//! in a process group of its own. A reader thread turns the engine's stdout into a bounded
+//! queue of lines: a line longer than [`MAX_LINE`] is dropped unread (garbage output), and an
+//! engine that prints faster than the runner reads waits on its pipe, so no amount of output
+//! grows the runner's memory. Deadlines are checked against the clock before every line, so
+//! a flood of output cannot hold one off. The last lines of the engine's stderr are kept to
+//! say why an engine would not start. Dropping the handle kills the whole process group, so
+//! neither a hung engine nor its children outlive the game.
 
-use std::io::{BufRead, BufReader, Write};
+use std::collections::VecDeque;
+use std::io::{BufReader, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
+
+use crate::protocol::input::{LineReader, Read};
+
+/// The longest line read from an engine; a longer one is garbage and skipped.
+pub const MAX_LINE: usize = 1 << 20;
+/// Lines read ahead of the runner at most: past this the engine waits on its pipe.
+const QUEUE: usize = 1_024;
+/// The lines of the engine's stderr kept to explain a failed start.
+const STDERR_LINES: usize = 5;
 
 /// Why an engine did not give the answer it owed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,40 +42,64 @@ pub struct EngineProcess {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// The last lines the engine wrote on stderr.
+    stderr: Arc<Mutex<VecDeque<String>>>,
     /// The name it gave in the handshake (`id name ...`), or its command.
     pub name: String,
 }
 
 impl EngineProcess {
-    /// Starts `command` and completes the handshake within `timeout`.
+    /// Starts `command` and completes the handshake within `timeout`. The error says why it
+    /// failed, with the last lines of the engine's stderr.
     pub fn start(command: &str, timeout: Duration) -> Result<EngineProcess, String> {
+        if command.trim().is_empty() {
+            return Err("the engine command is empty".to_owned());
+        }
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(format!("exec {command}"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
+            // A group of its own, so that its children can be ended with it.
+            .process_group(0)
             .spawn()
             .map_err(|e| format!("cannot run '{command}': {e}"))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            kill_group(&mut child);
             return Err("no pipes to the engine".to_owned());
         };
-        let (sender, lines) = mpsc::channel();
+        let (sender, lines) = mpsc::sync_channel(QUEUE);
         thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buffer = Vec::new();
+            let mut reader = LineReader::new(BufReader::new(stdout), MAX_LINE);
             loop {
-                buffer.clear();
-                match reader.read_until(b'\n', &mut buffer) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buffer).trim().to_owned();
-                        if sender.send(line).is_err() {
-                            break;
+                let line = match reader.next_line() {
+                    Ok(Read::Line(line)) => line.trim().to_owned(),
+                    Ok(Read::TooLong) => continue,
+                    Ok(Read::End) | Err(_) => break,
+                };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let kept = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_LINES)));
+        let tail = Arc::clone(&kept);
+        thread::spawn(move || {
+            let mut reader = LineReader::new(BufReader::new(stderr), MAX_LINE);
+            loop {
+                match reader.next_line() {
+                    Ok(Read::Line(line)) => {
+                        let mut lines = tail.lock().unwrap_or_else(PoisonError::into_inner);
+                        if lines.len() == STDERR_LINES {
+                            lines.pop_front();
                         }
+                        lines.push_back(crate::printable::echo(line.trim_end()));
                     }
+                    Ok(Read::TooLong) => {}
+                    Ok(Read::End) | Err(_) => break,
                 }
             }
         });
@@ -68,13 +107,37 @@ impl EngineProcess {
             child,
             stdin,
             lines,
+            stderr: kept,
             name: command.to_owned(),
         };
-        engine.handshake(timeout).map_err(|e| match e {
-            EngineError::Crashed => "the engine ended during the handshake".to_owned(),
-            EngineError::TimedOut => format!("no ugiok within {} ms", timeout.as_millis()),
-        })?;
+        if let Err(error) = engine.handshake(timeout) {
+            let why = match error {
+                EngineError::Crashed => "it ended during the handshake".to_owned(),
+                EngineError::TimedOut => format!("no ugiok within {} ms", timeout.as_millis()),
+            };
+            return Err(format!(
+                "'{command}' did not start: {why}{}",
+                engine.stderr_tail()
+            ));
+        }
         Ok(engine)
+    }
+
+    /// The last lines of stderr, as `; stderr: a | b`, or nothing. Waits a moment for an
+    /// engine that has just ended to have its last words read.
+    pub fn stderr_tail(&mut self) -> String {
+        let until = Instant::now() + Duration::from_millis(100);
+        while Instant::now() < until && matches!(self.child.try_wait(), Ok(None)) {
+            thread::sleep(Duration::from_millis(5));
+        }
+        thread::sleep(Duration::from_millis(10));
+        let lines = self.stderr.lock().unwrap_or_else(PoisonError::into_inner);
+        if lines.is_empty() {
+            String::new()
+        } else {
+            let shown: Vec<&str> = lines.iter().map(String::as_str).collect();
+            format!("; stderr: {}", shown.join(" | "))
+        }
     }
 
     /// `ugi` first; an engine that has not answered within half the time gets `uci` (a UCI
@@ -88,7 +151,7 @@ impl EngineProcess {
                 match self.next_line(deadline) {
                     Ok(line) => {
                         if let Some(name) = line.strip_prefix("id name ") {
-                            self.name = name.trim().to_owned();
+                            self.name = crate::printable::echo(name.trim());
                         } else if line == "ugiok" || line == "uciok" {
                             return Ok(());
                         }
@@ -108,9 +171,13 @@ impl EngineProcess {
             .map_err(|_| EngineError::Crashed)
     }
 
-    /// The next line the engine prints, waiting no later than `deadline`.
+    /// The next line the engine prints, if it comes before `deadline`. The clock is read
+    /// first: lines queued past the deadline do not count.
     fn next_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
         let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(EngineError::TimedOut);
+        }
         self.lines.recv_timeout(left).map_err(|e| match e {
             RecvTimeoutError::Timeout => EngineError::TimedOut,
             RecvTimeoutError::Disconnected => EngineError::Crashed,
@@ -124,10 +191,24 @@ impl EngineProcess {
 
     /// `isready`, answered by `readyok` within `timeout`; other lines are skipped.
     pub fn ping(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        self.replies_until_ready(timeout).map(|_| ())
+    }
+
+    /// `isready`, answered by `readyok` within `timeout`: the error lines the engine printed
+    /// before it (`info string error ...`, what it said of the commands sent before).
+    pub fn replies_until_ready(&mut self, timeout: Duration) -> Result<Vec<String>, EngineError> {
         self.send("isready")?;
         let deadline = Instant::now() + timeout;
-        while self.next_line(deadline)? != "readyok" {}
-        Ok(())
+        let mut errors = Vec::new();
+        loop {
+            let line = self.next_line(deadline)?;
+            if line == "readyok" {
+                return Ok(errors);
+            }
+            if line.starts_with("info string error") && errors.len() < 16 {
+                errors.push(crate::printable::echo(&line));
+            }
+        }
     }
 
     /// Sends `go_line` and waits until `deadline` for `bestmove <text>`; returns the text and
@@ -156,19 +237,32 @@ impl EngineProcess {
         let deadline = Instant::now() + Duration::from_millis(200);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                break;
             }
             thread::sleep(Duration::from_millis(5));
         }
-        // Drop kills it.
+        // Drop ends what is left of the group.
     }
+}
+
+/// Kills the process group `child` leads (the engine and every process it started that
+/// stayed in its group), then reaps `child`.
+fn kill_group(child: &mut Child) {
+    // The standard library can signal only the child itself; the shell's `kill` signals a
+    // group by its negative id (written `kill -9 -<id>`: dash reads nothing else).
+    let group = format!("-{}", child.id());
+    let _ = Command::new("sh")
+        .args(["-c", "kill -9 \"$1\" 2>/dev/null", "sh", &group])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
+        kill_group(&mut self.child);
     }
 }

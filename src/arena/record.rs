@@ -35,6 +35,37 @@ impl Termination {
         !matches!(self, Termination::Rules)
     }
 
+    /// Reads back the text [`Display`](fmt::Display) writes (a record's `Reason`).
+    pub fn parse(text: &str) -> Option<Termination> {
+        if text == "rules" {
+            return Some(Termination::Rules);
+        }
+        if let Some(rest) = text.strip_prefix("illegal move by ") {
+            let (side, move_text) = rest.split_once(": ")?;
+            return Some(Termination::IllegalMove {
+                by: parse_player(side)?,
+                text: move_text.to_owned(),
+            });
+        }
+        if let Some(rest) = text.strip_prefix("no move by ") {
+            let side = rest.strip_suffix(" in a live position")?;
+            return Some(Termination::NoMove {
+                by: parse_player(side)?,
+            });
+        }
+        let (side, rest) = text.split_once(' ')?;
+        let by = parse_player(side)?;
+        Some(match rest {
+            "crashed" => Termination::Crash { by },
+            "did not answer" => Termination::Hang { by },
+            "lost on time" => Termination::FlagFall { by },
+            _ => Termination::StartFailure {
+                by,
+                detail: rest.strip_prefix("failed to start: ")?.to_owned(),
+            },
+        })
+    }
+
     /// The side whose engine failed, if one did.
     pub fn culprit(&self) -> Option<Player> {
         match *self {
@@ -63,6 +94,14 @@ pub fn outcome_name(outcome: Outcome) -> &'static str {
         Outcome::Win(Player::P1) => "p1win",
         Outcome::Win(Player::P2) => "p2win",
         Outcome::Draw => "draw",
+    }
+}
+
+fn parse_player(text: &str) -> Option<Player> {
+    match text {
+        "p1" => Some(Player::P1),
+        "p2" => Some(Player::P2),
+        _ => None,
     }
 }
 
@@ -179,6 +218,39 @@ impl ParsedRecord {
     pub fn outcome(&self) -> Option<Outcome> {
         self.tag("Result").and_then(parse_outcome)
     }
+
+    /// The game as it was written, every tag checked.
+    pub fn to_game_record(&self) -> Result<GameRecord, String> {
+        let tag = |name: &str| {
+            self.tag(name)
+                .ok_or_else(|| format!("a record without its {name} tag"))
+        };
+        let number: u32 = tag("Game")?
+            .parse()
+            .map_err(|_| format!("game number '{}'", tag("Game").unwrap_or_default()))?;
+        let at = |what: String| format!("game {number}: {what}");
+        let variant: Variant = tag("Variant")?.parse().map_err(|e| at(format!("{e}")))?;
+        let outcome = self
+            .outcome()
+            .ok_or_else(|| at(format!("result '{}'", tag("Result").unwrap_or_default())))?;
+        let reason = tag("Reason")?;
+        let termination =
+            Termination::parse(reason).ok_or_else(|| at(format!("reason '{reason}'")))?;
+        Ok(GameRecord {
+            number,
+            variant,
+            players: [tag("P1")?.to_owned(), tag("P2")?.to_owned()],
+            opening: tag("Opening")?
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect(),
+            start: tag("Start")?.to_owned(),
+            moves: self.moves.clone(),
+            outcome,
+            termination,
+            final_position: tag("Final")?.to_owned(),
+        })
+    }
 }
 
 /// Reads every record of a records file, in order.
@@ -240,5 +312,32 @@ mod tests {
         assert_eq!(parsed[0].moves, record.moves);
         assert_eq!(parsed[0].tag("Plies"), Some("30"));
         assert!(parse_records("[Broken tag\n").is_err());
+        assert_eq!(parsed[0].to_game_record(), Ok(record));
+    }
+
+    #[test]
+    fn every_reason_reads_back() {
+        for termination in [
+            Termination::Rules,
+            Termination::IllegalMove {
+                by: Player::P2,
+                text: "a1a1 (illegal: a1 has no stack: none)".to_owned(),
+            },
+            Termination::NoMove { by: Player::P1 },
+            Termination::Crash { by: Player::P2 },
+            Termination::Hang { by: Player::P1 },
+            Termination::FlagFall { by: Player::P2 },
+            Termination::StartFailure {
+                by: Player::P1,
+                detail: "no ugiok within 10 ms".to_owned(),
+            },
+        ] {
+            assert_eq!(
+                Termination::parse(&termination.to_string()),
+                Some(termination)
+            );
+        }
+        assert_eq!(Termination::parse("p3 crashed"), None);
+        assert_eq!(Termination::parse("p1 sneezed"), None);
     }
 }

@@ -12,12 +12,17 @@ use ternion::search::{Limits, Searcher};
 
 use super::position::PositionArgs;
 
+/// The deepest search there is (the search's own bound).
+const MAX_DEPTH: u32 = ternion::search::MAX_PLY as u32 - 1;
+/// Deeper than this, a search without another limit may not end in useful time.
+const DEEP: u32 = 30;
+
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
     #[command(flatten)]
     position: PositionArgs,
-    /// Search to this depth in plies.
-    #[arg(long)]
+    /// Search to this depth in plies (at most 127).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
     depth: Option<u32>,
     /// Search for this many milliseconds.
     #[arg(long, value_name = "MS")]
@@ -38,6 +43,16 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
     let variant = args.position.variant()?;
     if args.depth.is_none() && args.movetime.is_none() && args.nodes.is_none() {
         return Err("give a limit: --depth, --movetime or --nodes".into());
+    }
+    if let Some(depth) = args.depth
+        && depth > DEEP
+        && args.movetime.is_none()
+        && args.nodes.is_none()
+    {
+        super::warn(&format!(
+            "a search to depth {depth} may run for hours unless it proves a result first; \
+             add --movetime or --nodes to bound it"
+        ));
     }
     variant.dispatch(Analyze { args })
 }

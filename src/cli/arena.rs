@@ -1,13 +1,15 @@
-//! `ternion match`: engine-vs-engine games refereed by the rules library, with live progress
-//! on stderr and the summary on stdout.
+//! `ternion match`: engine-vs-engine games refereed by the rules library, with progress on
+//! stderr (a line per game, and a live line when stderr is a terminal) and the summary on
+//! stdout.
 
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
 use ternion::arena::referee::{self, Patience, TimeControl};
 use ternion::arena::stats::Sprt;
-use ternion::arena::{EngineSpec, MatchConfig, run_match};
+use ternion::arena::{EngineSpec, MatchConfig, Progress, Shard, run_match};
 use ternion::game::Variant;
 
 #[derive(Debug, Args)]
@@ -60,13 +62,32 @@ pub struct MatchArgs {
     /// How long to wait for a move under --depth/--nodes, or for readyok, in milliseconds.
     #[arg(long, default_value_t = 10_000, value_name = "MS")]
     timeout: u64,
+    /// Play only part i of n of the match (0 <= i < n): the games whose index is i mod n,
+    /// with the openings, colours and numbers the whole match gives them. Merge the shards'
+    /// records with `ternion stats`.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
 }
 
 /// Runs the command; `Err` carries the one-line message for stderr.
 pub fn run(args: &MatchArgs) -> Result<(), String> {
     let config = config(args)?;
-    let summary = run_match(&config, &mut |line| eprintln!("{line}"))?;
-    print!("{}", summary.report());
+    let live = std::io::stderr().is_terminal();
+    let summary = run_match(&config, &mut |progress| {
+        let mut err = std::io::stderr().lock();
+        // On a terminal the live line is rewritten in place; other lines first clear it.
+        let clear = if live { "\r\x1b[K" } else { "" };
+        let _ = match progress {
+            Progress::Game(line) => writeln!(err, "{clear}{line}"),
+            Progress::Warning(line) => writeln!(err, "{clear}warning: {line}"),
+            Progress::Status(line) if live => write!(err, "{clear}{line}"),
+            Progress::Status(_) => Ok(()),
+        };
+    });
+    if live {
+        eprint!("\r\x1b[K");
+    }
+    print!("{}", summary?.report());
     Ok(())
 }
 
@@ -86,6 +107,11 @@ fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
         let (targets, setting) = match option.split_once(':') {
             Some(("1", rest)) => (&mut engines[..1], rest),
             Some(("2", rest)) => (&mut engines[1..], rest),
+            Some((engine, _)) if engine.trim().parse::<u64>().is_ok() => {
+                return Err(format!(
+                    "--option '{option}': there is no engine {engine} (1 or 2, or none for both)"
+                ));
+            }
             _ => (&mut engines[..], option.as_str()),
         };
         let (name, value) = setting
@@ -115,6 +141,10 @@ fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
             answer_timeout: Duration::from_millis(args.timeout.max(1)),
         },
         handshake_timeout: Duration::from_millis(args.timeout.max(1)),
+        shard: args
+            .shard
+            .as_deref()
+            .map_or(Ok(Shard::WHOLE), Shard::parse)?,
     })
 }
 

@@ -5,6 +5,7 @@ pub mod arena;
 pub mod bench;
 pub mod perft;
 mod position;
+pub mod stats;
 
 use std::process::ExitCode;
 
@@ -18,10 +19,38 @@ pub fn fail(message: &str) -> ExitCode {
 }
 
 /// The first non-empty line of a multi-line message (clap's errors end with usage hints).
+/// A line that ends in `:` announces what follows (the missing arguments, say), so the
+/// lines up to the next blank one are joined to it.
 pub fn first_line(message: &str) -> String {
-    let line = message
-        .lines()
-        .find(|line| !line.trim().is_empty())
-        .unwrap_or("bad command line");
-    line.strip_prefix("error: ").unwrap_or(line).to_owned()
+    let mut lines = message.lines().skip_while(|line| line.trim().is_empty());
+    let first = lines.next().unwrap_or("bad command line").trim_end();
+    let mut line = first.strip_prefix("error: ").unwrap_or(first).to_owned();
+    if line.ends_with(':') {
+        for more in lines.take_while(|l| !l.trim().is_empty()) {
+            line.push(' ');
+            line.push_str(more.trim());
+        }
+    }
+    line
+}
+
+/// A warning on stderr about a command that will run but may not end in useful time.
+pub fn warn(message: &str) {
+    eprintln!("ternion: warning: {message}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_message_that_announces_a_list_keeps_it() {
+        let clap = "error: the following required arguments were not provided:\n  <DEPTH>\n\nUsage: ternion perft <VARIANT> <DEPTH>\n";
+        assert_eq!(
+            first_line(clap),
+            "the following required arguments were not provided: <DEPTH>"
+        );
+        assert_eq!(first_line("\nerror: bad thing\nmore"), "bad thing");
+        assert_eq!(first_line(""), "bad command line");
+    }
 }

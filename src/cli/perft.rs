@@ -9,11 +9,20 @@ use ternion::game::{GameText, GameVisitor};
 
 use super::position::PositionArgs;
 
+/// The deepest count the command takes: far beyond what any game reaches in a lifetime.
+const MAX_DEPTH: u32 = 64;
+/// Counts expected to take longer than this get a warning first.
+const PATIENCE_SECONDS: f64 = 60.0;
+/// Probing depths stop once one takes this long: the next would take a few branching
+/// factors more.
+const PROBE_SECONDS: f64 = 0.005;
+
 #[derive(Debug, Args)]
 pub struct PerftArgs {
     #[command(flatten)]
     position: PositionArgs,
-    /// Depth in plies.
+    /// Depth in plies (at most 64).
+    #[arg(value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64))]
     depth: u32,
     /// Print the count below each legal move first.
     #[arg(long)]
@@ -59,6 +68,16 @@ impl PerftCommand<'_> {
     fn count<G: GameText>(self) -> Result<(), Failure> {
         let args = self.args;
         let mut game: G = args.position.position().map_err(Failure::Input)?;
+        if let Some(seconds) = estimate_seconds(&mut game, args.depth)
+            && seconds > PATIENCE_SECONDS
+        {
+            super::warn(&format!(
+                "perft to depth {} may take about {} on this machine; it runs until done or \
+                 interrupted",
+                args.depth,
+                human_duration(seconds)
+            ));
+        }
 
         let started = Instant::now();
         let mut out = io::stdout().lock();
@@ -77,5 +96,68 @@ impl PerftCommand<'_> {
         writeln!(out, "Nodes searched: {nodes}")?;
         writeln!(out, "time {} nps {nps}", elapsed.as_millis())?;
         Ok(())
+    }
+}
+
+/// How long a count to `depth` should take, from the times of shallower counts and the
+/// growth from one depth to the next; `None` when the count is quick anyway.
+fn estimate_seconds<G: GameText>(game: &mut G, depth: u32) -> Option<f64> {
+    let mut times = Vec::new();
+    for probe in 1..depth {
+        let started = Instant::now();
+        perft(game, probe);
+        let seconds = started.elapsed().as_secs_f64();
+        times.push(seconds);
+        if seconds > PROBE_SECONDS {
+            break;
+        }
+    }
+    let (&last, before) = times.split_last()?;
+    let &previous = before.last()?;
+    let growth = (last / previous.max(1e-9)).max(1.0);
+    Some(last * growth.powi((depth - times.len() as u32) as i32))
+}
+
+/// Seconds for people: seconds, minutes, hours, days or years.
+fn human_duration(seconds: f64) -> String {
+    const UNITS: [(&str, f64); 5] = [
+        ("years", 365.25 * 86_400.0),
+        ("days", 86_400.0),
+        ("hours", 3_600.0),
+        ("minutes", 60.0),
+        ("seconds", 1.0),
+    ];
+    let (name, size) = UNITS
+        .iter()
+        .find(|(_, size)| seconds >= *size)
+        .copied()
+        .unwrap_or(UNITS[4]);
+    let amount = seconds / size;
+    if amount >= 1e6 {
+        format!("{amount:.1e} {name}")
+    } else {
+        format!("{amount:.0} {name}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_people_say_them() {
+        assert_eq!(human_duration(0.2), "0 seconds");
+        assert_eq!(human_duration(90.0), "2 minutes");
+        assert_eq!(human_duration(7_200.0), "2 hours");
+        assert_eq!(human_duration(9.0 * 86_400.0), "9 days");
+        assert_eq!(human_duration(4.1e15), "1.3e8 years");
+    }
+
+    #[test]
+    fn a_deep_count_is_estimated_from_shallow_ones() {
+        let mut game = <ternion::game::lielow::Lielow8 as ternion::game::Game>::start();
+        let days = estimate_seconds(&mut game, 12).expect("an estimate") / 86_400.0;
+        assert!(days > 1.0, "lielow to depth 12 in {days} days?");
+        assert_eq!(estimate_seconds(&mut game, 1), None);
     }
 }

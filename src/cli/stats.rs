@@ -1,0 +1,37 @@
+//! `ternion stats`: the summary of a match from its records, for the shards of a match
+//! played on several machines and merged, or for a records file kept from earlier.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use ternion::arena::record::parse_records;
+use ternion::arena::stats::Sprt;
+use ternion::arena::summarize_records;
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Records files written by `ternion match --records` (the shards of one match, say).
+    #[arg(required = true, value_name = "RECORDS")]
+    files: Vec<PathBuf>,
+    /// The sequential test to report on: elo0=.. elo1=.. alpha=.. beta=..
+    #[arg(long, num_args = 1..=4, value_name = "PARAM")]
+    sprt: Vec<String>,
+}
+
+/// Runs the command; `Err` carries the one-line message for stderr.
+pub fn run(args: &StatsArgs) -> Result<(), String> {
+    let mut records = Vec::new();
+    for path in &args.files {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        records.extend(parse_records(&text).map_err(|e| format!("{}: {e}", path.display()))?);
+    }
+    if records.is_empty() {
+        return Err("no games in the records".into());
+    }
+    let sprt = (!args.sprt.is_empty())
+        .then(|| Sprt::parse(&args.sprt))
+        .transpose()?;
+    print!("{}", summarize_records(&records, sprt)?.report());
+    Ok(())
+}
