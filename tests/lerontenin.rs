@@ -249,8 +249,9 @@ fn the_descending_sequence_broken_by_another_move() {
 }
 
 #[test]
-fn a_threefold_repetition_draws() {
-    // Only the two DOUBLEs can move; they throw each other back every ten plies.
+fn a_threefold_repetition_is_decided_by_the_square_totals() {
+    // Only the two DOUBLEs can move; they throw each other back every ten plies. Dark's
+    // stands two squares further on when the cycle closes: Dark wins.
     let text = "L S@98#0,D@10,T@98,Q@98,P@98,X@98,H@98 S@98#0,D@12,T@98,Q@98,P@98,X@98,H@98 0/0 0";
     let cycle = "D-12 pass pass pass pass D-12 pass pass pass pass";
     let mut game: Lerontenin = position(text);
@@ -264,12 +265,20 @@ fn a_threefold_repetition_draws() {
     play(&mut game, &plies[..9].join(" "));
     assert_eq!(game.outcome(), None, "second time round, one ply short");
     play(&mut game, plies[9]);
-    assert_eq!(game.outcome(), Some(Outcome::Draw));
+    assert_eq!(
+        game.square_total(Player::P2),
+        game.square_total(Player::P1) + 2
+    );
+    assert_eq!(game.outcome(), Some(Outcome::Win(Player::P2)));
+    assert!(common::legal_move_strings(&game).is_empty());
+    // The search scores a cycle as the rule decides it, from the side to move's view.
+    assert_eq!(game.repetition_outcome(), Outcome::Win(Player::P2));
 }
 
 /// The value of `game` with perfect play by both sides, for the side to move: 1 won, 0 drawn,
 /// -1 lost. Only for end games of a few pieces, whose moves are nearly all forced: every line
-/// ends in a finish or a threefold repetition within a few hundred plies.
+/// ends in a finish or a threefold repetition (decided by the square totals) within a few
+/// hundred plies.
 fn solved_value(game: &mut Lerontenin) -> i32 {
     match game.outcome() {
         Some(Outcome::Draw) => return 0,
@@ -290,9 +299,11 @@ fn solved_value(game: &mut Lerontenin) -> i32 {
     best
 }
 
-/// Why so many games end in a repetition draw (docs/rules/lerontenin.md, "the duel of equal
-/// pieces"): with everything else home, two lone HEXes decide the game by who is in front and
-/// who moves first. The one behind can never win; it draws unless the one in front gets away.
+/// The duel of equal pieces (docs/rules/lerontenin.md): with everything else home, two lone
+/// HEXes. Under rule 14's square totals no duel is drawn: the two throw each other back, and
+/// whoever stands in front when the cycle closes wins; so the one that makes the last hit of
+/// the cycle wins, and it is the one that thaws (or moves) first when they stand one step
+/// apart.
 #[test]
 fn the_duel_of_two_lone_hexes() {
     let home = "S@98#0,D@98,T@98,Q@98,P@98";
@@ -307,8 +318,9 @@ fn the_duel_of_two_lone_hexes() {
         (
             "X@90+1",
             "X@84",
-            0,
-            "one step ahead, but the one behind thaws first",
+            1,
+            "one step ahead; the one behind thaws first and hits, but the cycle closes with \
+             Light in front",
         ),
         (
             "X@90+1",
@@ -316,18 +328,18 @@ fn the_duel_of_two_lone_hexes() {
             1,
             "two steps ahead: out of reach whatever the timing",
         ),
-        ("X@48+1", "X@42", 0, "the same anywhere on the track"),
+        ("X@48+1", "X@42", 1, "the same anywhere on the track"),
         (
             "X@84",
             "X@84",
-            0,
-            "on one square: whoever steps out first is hit",
+            -1,
+            "on one square: whoever must step out first is hit, and is behind at the end",
         ),
         (
             "X@84",
             "X@90+1",
-            0,
-            "behind and thawing first: it can only hold the draw",
+            1,
+            "behind and thawing first: it hits and stays in front",
         ),
         ("X@84+1", "X@90", -1, "behind and thawing last: lost"),
     ];

@@ -184,8 +184,21 @@ impl Model {
         self.history.push(key);
         if self.armies[me].iter().all(|p| p.square == 98) {
             self.winner = Some(Outcome::Win(Player::BOTH[me]));
-        } else if self.descent[me] == 7 || seen >= 3 {
+        } else if self.descent[me] == 7 {
             self.winner = Some(Outcome::Draw);
+        } else if seen >= 3 {
+            // Rule 14: the larger square total wins, equal totals draw.
+            let total = |side: usize| {
+                self.armies[side]
+                    .iter()
+                    .map(|p| p.square)
+                    .sum::<u32>()
+            };
+            self.winner = Some(match total(0).cmp(&total(1)) {
+                std::cmp::Ordering::Greater => Outcome::Win(Player::P1),
+                std::cmp::Ordering::Less => Outcome::Win(Player::P2),
+                std::cmp::Ordering::Equal => Outcome::Draw,
+            });
         }
     }
 

@@ -144,10 +144,18 @@ pub trait Game: Clone + Eq + Debug + Send + 'static {
     }
 
     /// Whether this position (as the repetition rule compares positions) occurred before in
-    /// the game. The search scores such a position as a draw: if repeating it once were good
-    /// for either side it would be good again, so play would go round to the third time.
+    /// the game. The search scores such a position by [`Game::repetition_outcome`]: if
+    /// repeating it once were good for either side it would be good again, so play would go
+    /// round until the repetition rule ends the game.
     fn repeats_earlier_position(&self) -> bool {
         false
+    }
+
+    /// How the game's repetition rule decides a game that cycles through this position: a
+    /// draw in most games (the default); Lerontenin compares square totals, Egara-guti
+    /// counts men.
+    fn repetition_outcome(&self) -> Outcome {
+        Outcome::Draw
     }
 
     /// Whether `mv` (legal here) changes the material: a capture. The search tries these

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 pub use self::limits::{Clock, Deadlines, Limits};
 use self::ordering::MoveOrdering;
 pub use self::score::Score;
-use self::score::{INFINITY, MATE, from_table, to_table};
+use self::score::{DECIDED, INFINITY, MATE, from_table, to_table};
 use self::tt::{Bound, TranspositionTable};
 use crate::game::{Game, Outcome};
 
@@ -371,7 +371,7 @@ impl<G: Game> Searcher<G> {
             return outcome_score(game, outcome, ply);
         }
         if ply > 0 && game.repeats_earlier_position() {
-            return 0;
+            return repetition_score(game, ply);
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(game, alpha, beta, ply, QUIESCENCE_PLIES, control);
@@ -505,7 +505,7 @@ impl<G: Game> Searcher<G> {
             return outcome_score(game, outcome, ply);
         }
         if game.repeats_earlier_position() {
-            return 0;
+            return repetition_score(game, ply);
         }
         let stand_pat = game.evaluate();
         if stand_pat >= beta || plies_left == 0 || ply >= MAX_PLY - 1 {
@@ -547,6 +547,16 @@ impl<G: Game> Searcher<G> {
         line.clear();
         line.push(mv);
         line.extend_from_slice(&below[0]);
+    }
+}
+
+/// The score of a position that occurred before, for the side to move: how the game's
+/// repetition rule would decide the cycle, a decided game short of a proven one.
+fn repetition_score<G: Game>(game: &G, ply: usize) -> i32 {
+    match game.repetition_outcome() {
+        Outcome::Draw => 0,
+        Outcome::Win(winner) if winner == game.side_to_move() => DECIDED - ply as i32,
+        Outcome::Win(_) => -DECIDED + ply as i32,
     }
 }
 

@@ -6,6 +6,10 @@ use std::fmt;
 pub const MATE: i32 = 32_000;
 /// Scores beyond this (in absolute value) are proven wins or losses.
 pub const MATE_BOUND: i32 = MATE - 1_000;
+/// A game that the repetition rule would decide, `ply` plies from the root, scores
+/// `±(DECIDED - ply)`: beyond any evaluation, short of a proven result (the opponent may yet
+/// leave the cycle).
+pub const DECIDED: i32 = 20_000;
 /// Larger than any score: the initial window.
 pub const INFINITY: i32 = MATE + 1;
 

@@ -407,6 +407,11 @@ impl Game for EgaraGuti {
         10 + (self.men[0].count_ones() + self.men[1].count_ones()) / 2
     }
 
+    /// Threefold repetition ends the game by counting men, as the 40-ply rule does.
+    fn repetition_outcome(&self) -> Outcome {
+        self.result_by_count()
+    }
+
     fn is_tactical(&self, mv: EgaraMove) -> bool {
         EgaraGuti::captures(mv)
     }

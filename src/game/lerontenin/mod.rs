@@ -24,7 +24,7 @@ use super::{BitSet, Game, Outcome, Player};
 
 /// The descending-sequence counter that draws the game: H X P Q T D S in a row.
 const DESCENT_COMPLETE: u8 = 7;
-/// The occurrence of a state that draws the game.
+/// The occurrence of a state that ends the game, decided by the square totals.
 const REPETITION_LIMIT: usize = 3;
 
 /// A Lerontenin action.
@@ -308,6 +308,19 @@ impl Lerontenin {
         self.core.ply
     }
 
+    /// Rule 14 (and rule 15 once a piece is home): the larger square total wins, equal
+    /// totals draw.
+    fn by_square_totals(&self) -> Outcome {
+        match self
+            .square_total(Player::P1)
+            .cmp(&self.square_total(Player::P2))
+        {
+            std::cmp::Ordering::Greater => Outcome::Win(Player::P1),
+            std::cmp::Ordering::Less => Outcome::Win(Player::P2),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        }
+    }
+
     /// Whether the current state occurs for the third time in the history.
     fn third_occurrence(&self) -> bool {
         self.occurs_at_least(REPETITION_LIMIT)
@@ -457,8 +470,10 @@ impl Game for Lerontenin {
             if undo.acted.square + steps == END);
         self.core.result = if finished && self.core.armies[us].all_finished() {
             Some(Outcome::Win(Player::BOTH[us]))
-        } else if self.core.descent[us] == DESCENT_COMPLETE || self.third_occurrence() {
+        } else if self.core.descent[us] == DESCENT_COMPLETE {
             Some(Outcome::Draw)
+        } else if self.third_occurrence() {
+            Some(self.by_square_totals())
         } else {
             None
         };
@@ -545,17 +560,15 @@ impl Game for Lerontenin {
         if !anyone_home {
             return Outcome::Win(flagged.opponent());
         }
-        match self
-            .square_total(Player::P1)
-            .cmp(&self.square_total(Player::P2))
-        {
-            std::cmp::Ordering::Greater => Outcome::Win(Player::P1),
-            std::cmp::Ordering::Less => Outcome::Win(Player::P2),
-            std::cmp::Ordering::Equal => Outcome::Draw,
-        }
+        self.by_square_totals()
     }
 
     fn repeats_earlier_position(&self) -> bool {
         self.occurs_at_least(2)
+    }
+
+    /// Rule 14: a cycle ends the game by the square totals.
+    fn repetition_outcome(&self) -> Outcome {
+        self.by_square_totals()
     }
 }
