@@ -188,12 +188,7 @@ impl Model {
             self.winner = Some(Outcome::Draw);
         } else if seen >= 3 {
             // Rule 14: the larger square total wins, equal totals draw.
-            let total = |side: usize| {
-                self.armies[side]
-                    .iter()
-                    .map(|p| p.square)
-                    .sum::<u32>()
-            };
+            let total = |side: usize| self.armies[side].iter().map(|p| p.square).sum::<u32>();
             self.winner = Some(match total(0).cmp(&total(1)) {
                 std::cmp::Ordering::Greater => Outcome::Win(Player::P1),
                 std::cmp::Ordering::Less => Outcome::Win(Player::P2),
