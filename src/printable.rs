@@ -7,12 +7,17 @@ pub const ECHO_LIMIT: usize = 60;
 /// `text` as an echo shows it: cut to [`ECHO_LIMIT`] characters (with `...` when cut) and
 /// with every control character (line breaks and escapes included) shown as `?`.
 pub fn echo(text: &str) -> String {
+    cut(text, ECHO_LIMIT)
+}
+
+/// `text` cut to `limit` characters (with `...` when cut), control characters shown as `?`.
+pub fn cut(text: &str, limit: usize) -> String {
     let mut shown: String = text
         .chars()
-        .take(ECHO_LIMIT)
+        .take(limit)
         .map(|c| if c.is_control() { '?' } else { c })
         .collect();
-    if text.chars().nth(ECHO_LIMIT).is_some() {
+    if text.chars().nth(limit).is_some() {
         shown.push_str("...");
     }
     shown

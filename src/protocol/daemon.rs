@@ -92,12 +92,7 @@ impl Daemon {
     /// The one line of a rejected command. The detail is cut short and made printable,
     /// whatever it quotes.
     fn error(&self, kind: &str, detail: impl std::fmt::Display) {
-        let detail: String = detail
-            .to_string()
-            .chars()
-            .take(MAX_ERROR_DETAIL)
-            .map(|c| if c.is_control() { '?' } else { c })
-            .collect();
+        let detail = crate::printable::cut(&detail.to_string(), MAX_ERROR_DETAIL);
         self.say(format!("info string error {kind}: {detail}"));
     }
 
