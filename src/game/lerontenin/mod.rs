@@ -52,6 +52,8 @@ pub struct LeronteninUndo {
     descent: u8,
     result: Option<Outcome>,
     hash: u64,
+    /// The mover's `repeatable_from` before the move.
+    repeatable_from: u32,
 }
 
 /// Everything the rules depend on except the history.
@@ -73,6 +75,10 @@ pub struct Lerontenin {
     core: Core,
     /// The hash of every state since the one the game started from, the current one last.
     history: Vec<u64>,
+    /// The index in `history` of the first state that can occur again: the one after the
+    /// last irreversible move (a division, or a piece reaching 98: pieces never merge and
+    /// never leave 98), so the repetition scan need not look further back.
+    repeatable_from: u32,
 }
 
 /// Zobrist keys. Every label (an original or a fragment's place in its division tree) has
@@ -284,7 +290,11 @@ impl Lerontenin {
     fn from_core(core: Core) -> Self {
         let mut history = Vec::with_capacity(256);
         history.push(core.hash);
-        Lerontenin { core, history }
+        Lerontenin {
+            core,
+            history,
+            repeatable_from: 0,
+        }
     }
 
     /// The army of `player`.
@@ -328,8 +338,9 @@ impl Lerontenin {
 
     /// Whether the current state occurs at least `times` times in the history.
     fn occurs_at_least(&self, times: usize) -> bool {
-        // Only states with the same side to move can match: every second one.
-        self.history
+        // Only states with the same side to move can match: every second one; none from
+        // before the last irreversible move.
+        self.history[self.repeatable_from as usize..]
             .iter()
             .rev()
             .step_by(2)
@@ -405,6 +416,7 @@ impl Game for Lerontenin {
             descent: core.descent[us],
             result: core.result,
             hash: core.hash,
+            repeatable_from: self.repeatable_from,
         };
         let mut descent = 0;
         let acted = match mv {
@@ -468,6 +480,9 @@ impl Game for Lerontenin {
         // Only a forward move onto the end square can finish the last piece.
         let finished = matches!(mv, LeronteninMove::Forward { steps, .. }
             if undo.acted.square + steps == END);
+        if finished || matches!(mv, LeronteninMove::Divide { .. }) {
+            self.repeatable_from = (self.history.len() - 1) as u32;
+        }
         self.core.result = if finished && self.core.armies[us].all_finished() {
             Some(Outcome::Win(Player::BOTH[us]))
         } else if self.core.descent[us] == DESCENT_COMPLETE {
@@ -482,6 +497,7 @@ impl Game for Lerontenin {
 
     fn unmake_move(&mut self, mv: LeronteninMove, undo: LeronteninUndo) {
         self.history.pop();
+        self.repeatable_from = undo.repeatable_from;
         let core = &mut self.core;
         core.side = core.side.opponent();
         core.ply = core.ply.wrapping_sub(1);
