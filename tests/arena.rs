@@ -562,32 +562,34 @@ fn options_nobody_takes_are_reported() {
     assert!(error.contains("there is no engine 3"), "{error}");
 }
 
-/// The records of a node-limited self-play match (each game the same whatever games the
-/// process played before), sorted by game number, and their files: the whole match, or its
-/// shards.
+/// The match that the sharding test splits: node-limited self-play, whose games are the same
+/// whatever games the process played before.
+const SHARDED_MATCH: [&str; 14] = [
+    "--engine",
+    TERNION,
+    "--engine",
+    TERNION,
+    "--variant",
+    "egaraguti",
+    "--games",
+    "14",
+    "--nodes",
+    "2000",
+    "--openings",
+    "3",
+    "--seed",
+    "11",
+];
+
+/// The records of [`SHARDED_MATCH`], sorted by game number, and their files: the whole
+/// match, or its shards.
 fn shard_records(shards: &[&str]) -> (Vec<ParsedRecord>, Vec<Scratch>) {
     let mut records = Vec::new();
     let mut files = Vec::new();
     for shard in shards {
         let file = Scratch::new(&format!("shard-{}.txt", shard.replace('/', "-")));
-        let mut args = vec![
-            "--engine",
-            TERNION,
-            "--engine",
-            TERNION,
-            "--variant",
-            "egaraguti",
-            "--games",
-            "14",
-            "--nodes",
-            "2000",
-            "--openings",
-            "3",
-            "--seed",
-            "11",
-            "--records",
-            file.path(),
-        ];
+        let mut args = SHARDED_MATCH.to_vec();
+        args.extend(["--records", file.path()]);
         if !shard.is_empty() {
             args.extend(["--shard", shard]);
         }
@@ -628,22 +630,7 @@ fn the_shards_of_a_match_merged_are_the_whole_match() {
     ))
     .env("TERNION", TERNION)
     .args(["local", "4", dir.path(), "--"])
-    .args([
-        "--engine",
-        TERNION,
-        "--engine",
-        TERNION,
-        "--variant",
-        "egaraguti",
-        "--games",
-        "14",
-        "--nodes",
-        "2000",
-        "--openings",
-        "3",
-        "--seed",
-        "11",
-    ])
+    .args(SHARDED_MATCH)
     .output()
     .expect("the script runs");
     let _ = std::fs::remove_dir_all(&dir.0);
