@@ -183,6 +183,24 @@ fn analyze_needs_a_limit() {
     assert_eq!(stderr(&output).lines().count(), 1);
 }
 
+/// The node count of `ternion bench` at its own depths. It changes only when the search's
+/// behaviour does: a change that moves it on purpose updates it here, in the same commit,
+/// and says why (a pure speed-up keeps it).
+const BENCH_SIGNATURE: u64 = 5_348_967;
+
+#[test]
+fn the_bench_signature_is_pinned() {
+    let output = ternion(&["bench"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let nodes = text
+        .lines()
+        .last()
+        .and_then(|line| line.split(' ').next())
+        .and_then(|n| n.parse::<u64>().ok());
+    assert_eq!(nodes, Some(BENCH_SIGNATURE), "{text}");
+}
+
 #[test]
 fn bench_ends_with_its_signature() {
     let output = ternion(&["bench", "2"]);
