@@ -371,8 +371,8 @@ fn watched_match(args: &[&str]) -> (Output, u64, std::time::Duration) {
 
 #[test]
 fn no_output_an_engine_prints_fills_the_runner_or_holds_a_deadline() {
-    // (fixture mode, what its opponent must see) at 100 ms a move plus the default 50 ms
-    // margin: each game is over in well under a second, whatever the engine prints.
+    // At 100 ms a move plus the default 50 ms margin, each game is over in well under a
+    // second whatever the engine prints, and it loses on time.
     for mode in ["flood", "floodmove", "endless"] {
         let engine = fixture(mode);
         let (output, peak_mib, took) = watched_match(&[
