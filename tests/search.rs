@@ -456,7 +456,10 @@ fn one_legal_move_is_played_at_once() {
 /// Who picks the moves in a strength game.
 #[derive(Clone, Copy, Debug)]
 enum Player2 {
+    /// The search to a fixed depth.
     Search(u32),
+    /// The search with a fixed time per move, in milliseconds.
+    Timed(u64),
     Random,
     Greedy,
 }
@@ -467,52 +470,77 @@ fn choose<G: Game>(
     rng: &mut fastrand::Rng,
     searcher: &mut Searcher<G>,
 ) -> G::Move {
+    let searched = |searcher: &mut Searcher<G>, limits: Limits| {
+        searcher
+            .search(game, &limits, &AtomicBool::new(false), &mut |_| {})
+            .best
+    };
     let picked = match who {
         Player2::Random => baseline::random_move(game, rng),
         Player2::Greedy => baseline::greedy_move(game, rng),
-        Player2::Search(depth) => {
-            let limits = Limits {
+        Player2::Search(depth) => searched(
+            searcher,
+            Limits {
                 depth: Some(depth),
                 ..Limits::default()
-            };
-            searcher
-                .search(game, &limits, &AtomicBool::new(false), &mut |_| {})
-                .best
-        }
+            },
+        ),
+        Player2::Timed(ms) => searched(
+            searcher,
+            Limits {
+                movetime: Some(Duration::from_millis(ms)),
+                ..Limits::default()
+            },
+        ),
     };
     picked.expect("a move in a game in play")
 }
 
-/// Plays `games` games, the search on alternate sides; returns (wins, draws, losses) of the
-/// search.
-fn match_up<G: GameText>(
-    depth: u32,
-    opponent: Player2,
-    games: u64,
-    max_plies: usize,
-) -> (u32, u32, u32) {
-    let mut tally = (0, 0, 0);
-    let mut searcher = Searcher::<G>::new(4);
+/// The wins, draws and losses of the first player of a strength match.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Tally {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+}
+
+impl Tally {
+    fn games(self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The share of the points, a draw counting half.
+    fn score(self) -> f64 {
+        (self.wins as f64 + self.draws as f64 / 2.0) / self.games() as f64
+    }
+}
+
+/// Plays `games` games of `first` against `second`, `first` on alternate sides, each game
+/// seeded by its number; returns the tally of `first`. A game unfinished after `max_plies`
+/// counts as a draw.
+fn match_up<G: GameText>(first: Player2, second: Player2, games: u64, max_plies: usize) -> Tally {
+    let mut tally = Tally::default();
+    let mut searchers = [Searcher::<G>::new(4), Searcher::<G>::new(4)];
     for seed in 0..games {
         let mut rng = fastrand::Rng::with_seed(seed);
-        let search_side = Player::BOTH[seed as usize % 2];
+        let first_side = Player::BOTH[seed as usize % 2];
         let mut game = G::start();
         for _ in 0..max_plies {
             if game.outcome().is_some() {
                 break;
             }
-            let who = if game.side_to_move() == search_side {
-                Player2::Search(depth)
+            let (who, searcher) = if game.side_to_move() == first_side {
+                (first, &mut searchers[0])
             } else {
-                opponent
+                (second, &mut searchers[1])
             };
-            let mv = choose(&game, who, &mut rng, &mut searcher);
+            let mv = choose(&game, who, &mut rng, searcher);
             game.make_move(mv);
         }
         match game.outcome() {
-            Some(Outcome::Win(p)) if p == search_side => tally.0 += 1,
-            Some(Outcome::Win(_)) => tally.2 += 1,
-            _ => tally.1 += 1,
+            Some(Outcome::Win(p)) if p == first_side => tally.wins += 1,
+            Some(Outcome::Win(_)) => tally.losses += 1,
+            _ => tally.draws += 1,
         }
     }
     tally
@@ -521,18 +549,18 @@ fn match_up<G: GameText>(
 struct AgainstRandom;
 
 impl GameVisitor for AgainstRandom {
-    type Output = (u32, u32, u32);
+    type Output = Tally;
     fn visit<G: GameText>(self) -> Self::Output {
-        match_up::<G>(3, Player2::Random, 20, 3_000)
+        match_up::<G>(Player2::Search(3), Player2::Random, 20, 3_000)
     }
 }
 
 struct AgainstGreedy;
 
 impl GameVisitor for AgainstGreedy {
-    type Output = (u32, u32, u32);
+    type Output = Tally;
     fn visit<G: GameText>(self) -> Self::Output {
-        match_up::<G>(3, Player2::Greedy, 20, 3_000)
+        match_up::<G>(Player2::Search(3), Player2::Greedy, 20, 3_000)
     }
 }
 
@@ -540,54 +568,81 @@ impl GameVisitor for AgainstGreedy {
 fn the_search_beats_a_random_mover_every_game() {
     for variant in [Variant::Lielow, Variant::Lielow9, Variant::Egaraguti] {
         let tally = variant.dispatch(AgainstRandom);
-        assert_eq!(tally, (20, 0, 0), "{variant}: (wins, draws, losses)");
+        assert_eq!(tally.wins, 20, "{variant}: {tally:?}");
     }
-}
-
-/// In Lerontenin, the last pieces of equal power can end up chasing each other: each
-/// forward move is forced and throws the other back until the state repeats, and rule 14
-/// then gives the game to the larger square total (`the_duel_of_two_lone_hexes` in
-/// tests/lerontenin.rs solves such duels). Under the earlier reading (a repetition draws)
-/// this test passed with most games drawn; under the square totals the depth-3 search wins
-/// only about half its games against the random mover (10/0/10 here; 110/1/89 over 200
-/// games with `ternion match`): its evaluation counts the race in turns and does not yet
-/// play for squares when a cycle closes. Kept as the target of the evaluation work.
-#[test]
-#[ignore = "Lerontenin: the evaluation does not yet play for the square totals that decide cycles"]
-fn the_search_outplays_a_random_mover_at_lerontenin() {
-    let (wins, draws, losses) = Variant::Lerontenin.dispatch(AgainstRandom);
-    assert!(
-        wins >= 4 * losses.max(1) && wins + draws + losses == 20,
-        "{wins}/{draws}/{losses}"
-    );
-}
-
-#[test]
-#[ignore = "Lerontenin: the evaluation does not yet play for the square totals (see above)"]
-fn the_search_beats_a_random_mover_every_game_at_lerontenin() {
-    assert_eq!(Variant::Lerontenin.dispatch(AgainstRandom), (20, 0, 0));
 }
 
 #[test]
 fn the_search_beats_a_greedy_player_clearly() {
     for variant in [Variant::Lielow, Variant::Lielow9, Variant::Egaraguti] {
-        let (wins, draws, losses) = variant.dispatch(AgainstGreedy);
+        let tally = variant.dispatch(AgainstGreedy);
         assert!(
-            wins >= 14 && losses <= 3,
-            "{variant}: {wins}/{draws}/{losses}"
+            tally.wins >= 14 && tally.losses <= 3,
+            "{variant}: {tally:?}"
         );
     }
 }
 
-/// Against the greedy player most Lerontenin games ended in the repetition draw of two equal
-/// pieces throwing each other back under the earlier reading of rule 14, at every depth
-/// tried from 1 to 6 (70% to 90% of 200 games). Under the square totals the depth-3 search
-/// scores 66% (130/3/67 over 200 games with `ternion match`). Kept as a target.
+// Lerontenin's strength, 200 seeded games at depth 3 against each baseline. Most games end
+// in a cycle of equal pieces throwing each other back, decided by the square totals (rule
+// 14), or in a race that one side finishes first. The targets (95% against the
+// random mover, 75% against the greedy one) are the ignored tests below; the default run
+// keeps what the evaluation has reached (docs/rules/lerontenin.md gives the figures).
+
+const LERONTENIN_GAMES: u64 = 200;
+/// About twice the longest of 2,300 games played while measuring (1,974 plies).
+const LERONTENIN_PLIES: usize = 4_000;
+
+fn lerontenin_at_depth_3_against(opponent: Player2) -> Tally {
+    match_up::<Lerontenin>(
+        Player2::Search(3),
+        opponent,
+        LERONTENIN_GAMES,
+        LERONTENIN_PLIES,
+    )
+}
+
 #[test]
-#[ignore = "Lerontenin: the search does not yet beat the greedy player clearly"]
-fn the_search_beats_a_greedy_player_clearly_at_lerontenin() {
-    let (wins, draws, losses) = Variant::Lerontenin.dispatch(AgainstGreedy);
-    assert!(wins >= 14 && losses <= 3, "{wins}/{draws}/{losses}");
+fn the_search_outplays_a_random_mover_at_lerontenin() {
+    let tally = lerontenin_at_depth_3_against(Player2::Random);
+    assert!(tally.score() >= 0.85, "{tally:?}");
+}
+
+#[test]
+fn the_search_outplays_a_greedy_player_at_lerontenin() {
+    let tally = lerontenin_at_depth_3_against(Player2::Greedy);
+    assert!(tally.score() >= 0.60, "{tally:?}");
+}
+
+#[test]
+#[ignore = "Lerontenin target not reached: 89% measured (178/1/21) (docs/rules/lerontenin.md)"]
+fn the_search_scores_95_percent_against_a_random_mover_at_lerontenin() {
+    let tally = lerontenin_at_depth_3_against(Player2::Random);
+    assert!(tally.score() >= 0.95, "{tally:?}");
+}
+
+#[test]
+#[ignore = "Lerontenin target not reached: 66% measured (132/2/66) (docs/rules/lerontenin.md)"]
+fn the_search_scores_75_percent_against_a_greedy_player_at_lerontenin() {
+    let tally = lerontenin_at_depth_3_against(Player2::Greedy);
+    assert!(tally.score() >= 0.75, "{tally:?}");
+}
+
+/// More time searches deeper and should win more: 50 ms a move against depth 3.
+#[test]
+#[ignore = "about an hour of play: run with --ignored --nocapture"]
+fn more_time_outplays_depth_3_at_lerontenin() {
+    let tally = match_up::<Lerontenin>(
+        Player2::Timed(50),
+        Player2::Search(3),
+        LERONTENIN_GAMES,
+        LERONTENIN_PLIES,
+    );
+    println!(
+        "movetime 50 vs depth 3: {tally:?}, score {:.1}%",
+        100.0 * tally.score()
+    );
+    assert!(tally.wins > tally.losses, "{tally:?}");
 }
 
 // ---------------------------------------------------------------------------------------

@@ -11,7 +11,13 @@
 //! - send-back threat: the best capture the side can make, counted as the moves and squares
 //!   it would cost the opponent, by an attacker that gets its turn before its victims can
 //!   leave (free now, or thawing sooner);
-//! - exposure: how close each piece is to an enemy piece behind it that can land on it.
+//! - exposure: how close each piece is to an enemy piece behind it that can land on it;
+//! - parts: the most finished parts the side's pieces can still become. Equal pieces throw
+//!   each other back until the state repeats, and rule 14 then gives the game to the larger
+//!   square total, where every finished part counts 98: most games between fair players end
+//!   so, and the side with more parts wins them whoever stands in front. So a division splits
+//!   into the parts that will get stuck and split again, at the cost of a few moves of the
+//!   race.
 
 use super::army::{Army, END, Piece};
 use super::race;
@@ -26,6 +32,9 @@ const THREAT_PIECE: i32 = TURN;
 const THREAT_SQUARE: i32 = 2;
 const TEMPO: i32 = 20;
 const EXPOSURE_DIVISOR: i32 = 4;
+/// One more finished part than the opponent: the verdict of any cycle, worth more than a
+/// lead of many turns in the race.
+const PART: i32 = 1000;
 
 impl Lerontenin {
     pub(super) fn static_eval(&self) -> i32 {
@@ -35,7 +44,23 @@ impl Lerontenin {
         let exposure = |player: Player| self.exposure(player);
         self.side_score(us) - self.side_score(them) + threat(us) - threat(them)
             + (exposure(them) - exposure(us)) / EXPOSURE_DIVISOR
+            + (self.most_parts(us) - self.most_parts(them)) * PART
             + TEMPO
+    }
+
+    /// The most finished parts `player`'s pieces can still become, finished ones included.
+    fn most_parts(&self, player: Player) -> i32 {
+        self.army(player)
+            .pieces()
+            .iter()
+            .map(|piece| {
+                if piece.label.is_single() {
+                    1
+                } else {
+                    race::most_parts(piece.power, piece.square) as i32
+                }
+            })
+            .sum()
     }
 
     /// The fewest moves `player`'s pieces need, all together, to finish.

@@ -11,6 +11,10 @@
 //! - Turns: the piece moves on its first turn and then sits out as many turns as squares it
 //!   advanced; the parts of a division sit out their powers and then run side by side, so the
 //!   slower part decides. Turns count from the piece being free.
+//!
+//! Beside the minima, a maximum: the most finished parts a piece can become, splitting each
+//! time it is stuck into parts that get stuck again. Under rule 14 a cycle is decided by the
+//! square totals, and every finished part adds 98 to its side's.
 
 use super::army::END;
 
@@ -20,10 +24,12 @@ const POWERS: usize = 8;
 /// The SINGLE's step cycle: its move count mod 7.
 const CYCLE: usize = 7;
 
-/// Fewest moves and turns per (power, square) for fixed-power pieces.
+/// Fewest moves and turns, and most finished parts, per (power, square) for fixed-power
+/// pieces.
 struct FixedTables {
     moves: [[u8; SQUARES]; POWERS],
     turns: [[u16; SQUARES]; POWERS],
+    parts: [[u8; SQUARES]; POWERS],
 }
 
 /// Fewest moves and turns per (square, move count mod 7) for the SINGLE.
@@ -40,6 +46,10 @@ const fn min_u16(a: u16, b: u16) -> u16 {
     if a < b { a } else { b }
 }
 
+const fn max_u8(a: u8, b: u8) -> u8 {
+    if a > b { a } else { b }
+}
+
 const fn max_u16(a: u16, b: u16) -> u16 {
     if a > b { a } else { b }
 }
@@ -48,6 +58,8 @@ const fn fixed_tables() -> FixedTables {
     let mut t = FixedTables {
         moves: [[0; SQUARES]; POWERS],
         turns: [[0; SQUARES]; POWERS],
+        // A piece on the end square is one finished part.
+        parts: [[1; SQUARES]; POWERS],
     };
     // Powers in increasing order: a division refers to smaller powers only. Squares from
     // the end backwards: a forward move refers to a later square only.
@@ -56,19 +68,24 @@ const fn fixed_tables() -> FixedTables {
         let mut square = END as usize;
         while square > 0 {
             square -= 1;
-            let (moves, turns) = if square + power <= END as usize {
+            let (moves, turns, parts) = if square + power <= END as usize {
                 let next = square + power;
                 let rest_turns = if next == END as usize {
                     0
                 } else {
                     power as u16 + t.turns[power][next]
                 };
-                (1 + t.moves[power][next], 1 + rest_turns)
+                (
+                    1 + t.moves[power][next],
+                    1 + rest_turns,
+                    t.parts[power][next],
+                )
             } else {
                 // Stuck before the end: split into a + b = power, a <= b, placed a and b
                 // squares back and frozen a and b turns. Power 1 is never stuck.
                 let mut best_moves = u8::MAX;
                 let mut best_turns = u16::MAX;
+                let mut most_parts = 0;
                 let mut a = 1;
                 while a <= power / 2 {
                     let b = power - a;
@@ -79,12 +96,15 @@ const fn fixed_tables() -> FixedTables {
                     );
                     best_moves = min_u8(best_moves, moves);
                     best_turns = min_u16(best_turns, turns);
+                    most_parts =
+                        max_u8(most_parts, t.parts[a][square - a] + t.parts[b][square - b]);
                     a += 1;
                 }
-                (best_moves, best_turns)
+                (best_moves, best_turns, most_parts)
             };
             t.moves[power][square] = moves;
             t.turns[power][square] = turns;
+            t.parts[power][square] = parts;
         }
         power += 1;
     }
@@ -135,6 +155,13 @@ static SINGLE: SingleTables = single_tables();
 #[inline]
 pub fn moves_to_finish(power: u8, square: u8) -> u32 {
     FIXED.moves[power as usize][square as usize] as u32
+}
+
+/// The most finished parts a piece of fixed `power` on `square` can still become: 1 for a
+/// piece whose steps land on the end square, more for one that must divide on the way.
+#[inline]
+pub fn most_parts(power: u8, square: u8) -> u32 {
+    FIXED.parts[power as usize][square as usize] as u32
 }
 
 /// Fewest own turns, from being free, a piece of fixed `power` on `square` needs to finish.
@@ -220,6 +247,47 @@ mod tests {
         }
         // A PENT on 95 needs a second division: no split of it finishes with walks alone.
         assert!(moves_to_finish(5, 95) > 1 + moves_to_finish(1, 94) + 1);
+    }
+
+    /// The most finished parts by plain recursion over the rules.
+    fn most_parts_by_recursion(power: u8, square: u8) -> u32 {
+        if square == END {
+            return 1;
+        }
+        if square + power <= END {
+            return most_parts_by_recursion(power, square + power);
+        }
+        (1..=power / 2)
+            .map(|a| {
+                most_parts_by_recursion(a, square - a)
+                    + most_parts_by_recursion(power - a, square - (power - a))
+            })
+            .max()
+            .expect("a stuck piece has power 2 or more")
+    }
+
+    #[test]
+    fn the_most_parts_agree_with_plain_recursion() {
+        for power in 1..=7 {
+            for square in (0..=END).step_by(1) {
+                assert_eq!(
+                    most_parts(power, square),
+                    most_parts_by_recursion(power, square),
+                    "P{power}@{square}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn pieces_that_must_divide_can_end_in_several_parts() {
+        // From the start: the DOUBLE and the HEP walk home whole; the TRIPLE on 96 splits
+        // 1 + 2 (two parts); the QUAD on 96 splits 1 + 3, and the 3 on 93 gets stuck on 96
+        // again (three parts); the HEX on 96 splits 1 + 5, and the 5 splits on
+        // as it gets stuck (1 + 4, then 1 + 3, then 1 + 2).
+        let from_start: Vec<u32> = (2..=7).map(|power| most_parts(power, 0)).collect();
+        assert_eq!(from_start, [1, 2, 3, 5, 5, 1]);
+        assert_eq!(most_parts(1, 40), 1);
     }
 
     #[test]
