@@ -314,7 +314,7 @@ fn run<G: GameText>(
             summary.names = played.names.clone();
             account(&mut summary, &played);
             if let Some(sprt) = &config.sprt {
-                let state = sprt.state(&summary.tally);
+                let state = sprt.update(summary.sprt, &summary.tally);
                 summary.sprt = Some(state);
                 if state.decision != SprtDecision::Continue {
                     stop.store(true, Ordering::Relaxed);

@@ -202,6 +202,17 @@ impl Sprt {
         tally.games() as f64 * (s1 - s0) * (2.0 * score - s0 - s1) / (2.0 * variance)
     }
 
+    /// The state after the games of `tally`, from the state `before` them: a decision, once
+    /// made, stands. Games already under way when the test decided are still played and
+    /// counted, but they cannot take the decision back (a match that stopped on "H1
+    /// accepted" must not report "continue" because one more game came in).
+    pub fn update(&self, before: Option<SprtState>, tally: &Tally) -> SprtState {
+        match before {
+            Some(decided) if decided.decision != SprtDecision::Continue => decided,
+            _ => self.state(tally),
+        }
+    }
+
     pub fn state(&self, tally: &Tally) -> SprtState {
         let llr = self.llr(tally);
         let (lower, upper) = self.bounds();
@@ -302,6 +313,33 @@ mod tests {
         assert!(close(state.llr, -3.726, 2e-3), "{state:?}");
         assert_eq!(state.decision, SprtDecision::AcceptH0);
         assert_eq!(sprt.llr(&tally(4, 0, 0)), 0.0);
+    }
+
+    #[test]
+    fn an_sprt_decision_stands_when_more_games_come_in() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 20.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let decided = sprt.update(None, &tally(120, 40, 40));
+        assert_eq!(decided.decision, SprtDecision::AcceptH1);
+        // The games under way (many, at a high concurrency) come in lost: the LLR alone
+        // would fall back under the bound (3.47 -> 0.86).
+        assert!(close(sprt.llr(&tally(120, 40, 100)), 0.857, 1e-3));
+        assert_eq!(
+            sprt.state(&tally(120, 40, 100)).decision,
+            SprtDecision::Continue
+        );
+        let after = sprt.update(Some(decided), &tally(120, 40, 100));
+        assert_eq!(after, decided);
+        // Undecided, the state follows the games.
+        let open = sprt.update(None, &tally(60, 20, 20));
+        assert_eq!(
+            sprt.update(Some(open), &tally(120, 40, 40)).decision,
+            SprtDecision::AcceptH1
+        );
     }
 
     #[test]
