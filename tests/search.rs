@@ -675,18 +675,24 @@ fn to_depth(depth: u32) -> Limits {
 
 #[test]
 fn multipv_gives_the_best_moves_each_with_its_line() {
-    let game = Lielow8::start();
+    multipv_lines_from_the_start::<Lielow8>();
+    multipv_lines_from_the_start::<EgaraGuti>();
+}
+
+/// Three lines at depth 4 (Egara-guti has only three moves at the start).
+fn multipv_lines_from_the_start<G: Game>() {
+    let game = G::start();
     let mut moves = Vec::new();
     game.generate_moves(&mut moves);
     let options = RootOptions {
         only: Vec::new(),
-        multipv: 4,
+        multipv: 3,
     };
     let (result, infos) = search_lines(&game, &to_depth(4), &options);
     let last: Vec<&Info<_>> = infos.iter().filter(|i| i.depth == 4).collect();
     assert_eq!(
         last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
-        [Some(1), Some(2), Some(3), Some(4)]
+        [Some(1), Some(2), Some(3)]
     );
     // Distinct legal first moves, best first; the result is the first line's.
     let firsts: Vec<_> = last.iter().map(|i| i.pv[0]).collect();
@@ -696,7 +702,7 @@ fn multipv_gives_the_best_moves_each_with_its_line() {
             .iter()
             .collect::<std::collections::HashSet<_>>()
             .len(),
-        4
+        3
     );
     let scores: Vec<Score> = last.iter().map(|i| i.score).collect();
     let raw = |s: &Score| match s {
@@ -708,8 +714,12 @@ fn multipv_gives_the_best_moves_each_with_its_line() {
         "{scores:?}"
     );
     assert_eq!((result.best, result.score), (Some(firsts[0]), scores[0]));
-    // The best line is as good as what a single-line search finds.
-    assert_eq!(search_depth(&game, 4).score, scores[0]);
+    // Where the search is exact (Egara-guti turns late move reductions off), the best line
+    // is as good as what a single-line search finds. With reductions, what a line is worth
+    // depends on the history gathered by the searches before it, so the two may differ.
+    if !G::REDUCE_LATE_MOVES {
+        assert_eq!(search_depth(&game, 4).score, scores[0]);
+    }
 }
 
 #[test]

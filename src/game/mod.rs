@@ -94,6 +94,11 @@ pub trait Game: Clone + Eq + Debug + Send + 'static {
     /// What `make_move` returns so that `unmake_move` can restore the state exactly.
     type Undo: Copy + Debug;
 
+    /// Whether the search may first search late quiet moves shallower (late move
+    /// reductions): on by default; a game turns it off where matches showed it gains
+    /// nothing there.
+    const REDUCE_LATE_MOVES: bool = true;
+
     /// The start position.
     fn start() -> Self;
 

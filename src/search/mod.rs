@@ -1,5 +1,5 @@
 //! Game-tree search: iterative-deepening negamax alpha-beta with principal-variation
-//! search, a transposition table, move ordering and quiescence.
+//! search, late move reductions, a transposition table, move ordering and quiescence.
 //!
 //! Generic over [`Game`] and never naming a game: end rules come from `outcome()`
 //! (repetition and move-limit draws included, since the games keep their history in their
@@ -434,8 +434,21 @@ impl<G: Game> Searcher<G> {
                 -self.negamax(game, depth - 1, -beta, -alpha, ply + 1, control)
             } else {
                 // A null window proves the move worse than the best so far; re-search the
-                // rare move that is not.
-                let probe = -self.negamax(game, depth - 1, -alpha - 1, -alpha, ply + 1, control);
+                // rare move that is not. A late quiet move is first searched shallower
+                // (late move reduction): ordering put it there because it is unlikely to
+                // be best, and the move that proves otherwise gets its full depth back.
+                let reduction = late_move_reduction::<G>(depth, index, scores[index]);
+                let mut probe = -self.negamax(
+                    game,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    control,
+                );
+                if reduction > 0 && probe > alpha {
+                    probe = -self.negamax(game, depth - 1, -alpha - 1, -alpha, ply + 1, control);
+                }
                 if probe > alpha && probe < beta {
                     -self.negamax(game, depth - 1, -beta, -alpha, ply + 1, control)
                 } else {
@@ -547,6 +560,21 @@ impl<G: Game> Searcher<G> {
         line.clear();
         line.push(mv);
         line.extend_from_slice(&below[0]);
+    }
+}
+
+/// How many plies less the move at `index` of a node `depth` plies from the horizon is
+/// searched with, given its ordering score: none for the table move, captures, killers and
+/// the first moves, nor in games that turn reductions off; one for later quiet moves, two
+/// for the late moves of deep nodes.
+fn late_move_reduction<G: Game>(depth: i32, index: usize, ordering_score: i32) -> i32 {
+    if !G::REDUCE_LATE_MOVES || depth < 3 || index < 3 || !ordering::is_plain_quiet(ordering_score)
+    {
+        0
+    } else if depth >= 6 && index >= 8 {
+        2
+    } else {
+        1
     }
 }
 

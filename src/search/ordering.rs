@@ -76,6 +76,13 @@ impl<M: Copy + Eq + Hash> MoveOrdering<M> {
     }
 }
 
+/// Whether a move with this ordering score is a quiet move ordered by its history alone:
+/// not the table move, a capture or a killer.
+#[inline]
+pub fn is_plain_quiet(score: i32) -> bool {
+    score < KILLER[1]
+}
+
 /// Moves the best-scored of `moves[from..]` to `from` (with its score) and returns it: a
 /// selection sort done lazily, since a cutoff often comes after the first few moves.
 #[inline]
