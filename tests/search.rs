@@ -585,7 +585,7 @@ fn the_search_beats_a_greedy_player_clearly() {
 
 // Lerontenin's strength, 200 seeded games at depth 3 against each baseline. Most games end
 // in a cycle of equal pieces throwing each other back, decided by the square totals (rule
-// 14), or in a race that one side finishes first. The targets (95% against the
+// 14), or in a race that one side finishes first. The targets set for it (95% against the
 // random mover, 75% against the greedy one) are the ignored tests below; the default run
 // keeps what the evaluation has reached (docs/rules/lerontenin.md gives the figures).
 
