@@ -44,23 +44,7 @@ impl Lerontenin {
         let exposure = |player: Player| self.exposure(player);
         self.side_score(us) - self.side_score(them) + threat(us) - threat(them)
             + (exposure(them) - exposure(us)) / EXPOSURE_DIVISOR
-            + (self.most_parts(us) - self.most_parts(them)) * PART
             + TEMPO
-    }
-
-    /// The most finished parts `player`'s pieces can still become, finished ones included.
-    fn most_parts(&self, player: Player) -> i32 {
-        self.army(player)
-            .pieces()
-            .iter()
-            .map(|piece| {
-                if piece.label.is_single() {
-                    1
-                } else {
-                    race::most_parts(piece.power, piece.square) as i32
-                }
-            })
-            .sum()
     }
 
     /// The fewest moves `player`'s pieces need, all together, to finish.
@@ -79,27 +63,37 @@ impl Lerontenin {
             .sum()
     }
 
+    /// The race (turns and moves still needed) and the most finished parts the pieces can
+    /// still become, finished ones included, in one pass over the army.
     fn side_score(&self, player: Player) -> i32 {
         let army = self.army(player);
         let mut total_moves = 0;
         let mut slowest = 0;
-        for piece in army.pieces().iter().filter(|p| p.square < END) {
-            let (moves, turns) = if piece.label.is_single() {
+        let mut parts = 0;
+        for piece in army.pieces() {
+            if piece.finished() {
+                parts += 1;
+                continue;
+            }
+            let (moves, turns, most_parts) = if piece.label.is_single() {
                 let count = army.single_moves;
                 (
                     race::single_moves_to_finish(piece.square, count),
                     race::single_turns_to_finish(piece.square, count),
+                    1,
                 )
             } else {
                 (
                     race::moves_to_finish(piece.power, piece.square),
                     race::turns_to_finish(piece.power, piece.square),
+                    race::most_parts(piece.power, piece.square),
                 )
             };
             total_moves += moves as i32;
             slowest = slowest.max(piece.freeze as i32 + turns as i32);
+            parts += most_parts as i32;
         }
-        -(total_moves.max(slowest) * TURN + total_moves * MOVE)
+        parts * PART - (total_moves.max(slowest) * TURN + total_moves * MOVE)
     }
 
     /// The most `player` could cost the opponent with one forward move: each piece thrown
