@@ -113,6 +113,7 @@ pub fn new_session(variant: Variant, hash_mib: usize, play: Play) -> Box<dyn Ses
         fn visit<G: GameText>(self) -> Box<dyn Session> {
             Box::new(GameSession::<G> {
                 game: G::start(),
+                line: None,
                 forfeit: None,
                 searcher: Arc::new(Mutex::new(Searcher::new(self.0))),
                 play: self.1,
@@ -131,8 +132,17 @@ fn draws(rng: &Mutex<fastrand::Rng>) -> std::sync::MutexGuard<'_, fastrand::Rng>
     rng.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// The position as the last `position` command gave it, when all its moves were played.
+#[derive(Clone, Debug)]
+struct PositionLine {
+    fen: Option<String>,
+    moves: Vec<String>,
+}
+
 struct GameSession<G: GameText> {
     game: G,
+    /// How `game` was reached, if by a `position` command whose moves were all played.
+    line: Option<PositionLine>,
     /// The side that forfeited by an illegal move, if any.
     forfeit: Option<Player>,
     /// Shared with the search thread while a search runs.
@@ -159,13 +169,33 @@ impl<G: GameText> Session for GameSession<G> {
         fen: Option<&str>,
         moves: &[String],
     ) -> Result<MovesApplied, PositionError> {
-        let mut game = match fen {
-            Some(text) => G::parse_position(text)?,
-            None => G::start(),
+        // A match sends the whole game before every move: when it only adds moves to the
+        // position set last, only those are played, so that the time to read the position
+        // does not grow with the length of the game.
+        let extends =
+            |line: &PositionLine| line.fen.as_deref() == fen && moves.starts_with(&line.moves);
+        let mut line = match self.line.take() {
+            Some(line) if extends(&line) => line,
+            _ => PositionLine {
+                fen: fen.map(str::to_owned),
+                moves: Vec::new(),
+            },
+        };
+        let played = line.moves.len();
+        let mut game = match (played, fen) {
+            (1.., _) => self.game.clone(),
+            (0, Some(text)) => match G::parse_position(text) {
+                Ok(game) => game,
+                Err(error) => {
+                    self.line = None;
+                    return Err(error);
+                }
+            },
+            (0, None) => G::start(),
         };
         let mut applied = MovesApplied::All;
         let mut forfeit = None;
-        for (index, text) in moves.iter().enumerate() {
+        for (index, text) in moves.iter().enumerate().skip(played) {
             let ply = index + 1;
             if game.outcome().is_some() || forfeit.is_some() {
                 applied = MovesApplied::AfterEnd {
@@ -189,6 +219,10 @@ impl<G: GameText> Session for GameSession<G> {
                     break;
                 }
             }
+        }
+        if applied == MovesApplied::All {
+            line.moves.extend_from_slice(&moves[played..]);
+            self.line = Some(line);
         }
         self.game = game;
         self.forfeit = forfeit;
@@ -243,6 +277,7 @@ impl<G: GameText> Session for GameSession<G> {
     fn snapshot(&self) -> Box<dyn Session> {
         Box::new(GameSession::<G> {
             game: self.game.clone(),
+            line: self.line.clone(),
             forfeit: self.forfeit,
             searcher: Arc::clone(&self.searcher),
             play: self.play,
@@ -351,4 +386,78 @@ pub fn panic_detail(payload: &(dyn Any + Send)) -> String {
         .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
         .unwrap_or("a panic without a message");
     crate::printable::echo(text.lines().next().unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A random game of `plies` moves (or fewer, if it ends), in notation.
+    fn random_line(variant: Variant, plies: usize, seed: u64) -> Vec<String> {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut session = new_session(variant, 1, Play::Search);
+        let mut line = Vec::new();
+        while line.len() < plies {
+            let moves = session.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            line.push(moves[rng.usize(..moves.len())].clone());
+            assert_eq!(session.set_position(None, &line), Ok(MovesApplied::All));
+        }
+        line
+    }
+
+    /// What a session shows of its game: the position string, the result and the moves.
+    fn state(session: &dyn Session) -> (String, Option<Outcome>, Vec<String>) {
+        (session.fen(), session.result(), session.legal_moves())
+    }
+
+    fn fresh(variant: Variant, fen: Option<&str>, moves: &[String]) -> Box<dyn Session> {
+        let mut session = new_session(variant, 1, Play::Search);
+        session.set_position(fen, moves).expect("a good position");
+        session
+    }
+
+    #[test]
+    fn a_position_that_extends_the_last_one_equals_one_set_from_scratch() {
+        for variant in Variant::ALL {
+            let line = random_line(variant, 120, 7);
+            let mut session = new_session(variant, 1, Play::Search);
+            // The game grows as a match sends it: only the new moves are played each time.
+            for end in 0..=line.len() {
+                session.set_position(None, &line[..end]).unwrap();
+                assert_eq!(
+                    state(&*session),
+                    state(&*fresh(variant, None, &line[..end])),
+                    "{variant} after {end} moves"
+                );
+            }
+            // Taken back, branched off, or from another start: set from scratch.
+            let half = &line[..line.len() / 2];
+            session.set_position(None, half).unwrap();
+            assert_eq!(state(&*session), state(&*fresh(variant, None, half)));
+            let start = fresh(variant, None, &line[..2]).fen();
+            session.set_position(Some(&start), &line[2..4]).unwrap();
+            assert_eq!(
+                state(&*session),
+                state(&*fresh(variant, Some(&start), &line[2..4]))
+            );
+            let mut branch = line[..3].to_vec();
+            branch.push("not-a-move".into());
+            let forfeited = session.set_position(None, &branch).unwrap();
+            assert!(
+                matches!(forfeited, MovesApplied::Forfeit { ply: 4, .. }),
+                "{variant}: {forfeited:?}"
+            );
+            // After a forfeit the next position is read from scratch, moves and all.
+            session.set_position(None, &line[..5]).unwrap();
+            assert_eq!(state(&*session), state(&*fresh(variant, None, &line[..5])));
+            // A bad position string changes nothing.
+            assert!(session.set_position(Some("nonsense"), &[]).is_err());
+            assert_eq!(state(&*session), state(&*fresh(variant, None, &line[..5])));
+            session.set_position(None, &line[..6]).unwrap();
+            assert_eq!(state(&*session), state(&*fresh(variant, None, &line[..6])));
+        }
+    }
 }

@@ -4,7 +4,9 @@
 //! expected to last (the game estimates them by its phase; `movestogo` overrides), each
 //! move also gets its increment, and every move keeps `move_overhead` in reserve for the
 //! protocol and the operating system. The hard deadline never takes the clock below what
-//! the next moves need, so a long game at a fast control never flags.
+//! the next moves need, so a long game at a fast control never flags. When the clock cannot
+//! afford even the minimum search for every move ahead, each move takes a fixed fraction of
+//! what is left, so that a game outlasting every estimate never empties the clock.
 
 use std::time::Duration;
 
@@ -95,20 +97,25 @@ impl Clock {
             Some(n) => n.clamp(1, 1000),
             None => self.expected_moves.clamp(1, 1000),
         };
+        // The least this move may use: the minimum search while the clock affords it for
+        // every move ahead, else a sliver of what is left, so that a game running on past
+        // every estimate spends its clock geometrically and never reaches zero (the
+        // search's first iteration, a matter of microseconds, always completes).
+        let floor = MINIMUM.min(self.remaining / (4 * moves));
         // What the next moves need beyond their increments: each costs at least its
-        // overhead and the minimum search.
-        let per_move_need = (overhead + MINIMUM).saturating_sub(self.increment);
+        // overhead and the least search.
+        let per_move_need = (overhead + floor).saturating_sub(self.increment);
         let future_need = per_move_need * (moves - 1).min(PROTECTED_MOVES);
         // The most this move may take: all but this move's overhead and the next moves'
         // needs (at the last move before the control, all but the overhead).
         let ceiling = self
             .remaining
             .saturating_sub(overhead + future_need)
-            .max(MINIMUM);
-        // An even share of the time left, plus this move's increment, less its overhead.
-        let share = (self.remaining / moves + self.increment)
-            .saturating_sub(overhead)
-            .max(MINIMUM);
+            .max(floor);
+        // An even share of the time left, plus this move's increment, less its overhead
+        // (none at all when the overheads alone would empty the clock: then every move
+        // takes the floor and no more).
+        let share = (self.remaining / moves + self.increment).saturating_sub(overhead);
         // Past the share no new iteration starts; a started one may run on to a few shares
         // (never to more than a third of what is left, all of it at the last move).
         let stretch = if moves == 1 {
@@ -116,8 +123,8 @@ impl Clock {
         } else {
             (share * 3).min(self.remaining / 3)
         };
-        let hard = stretch.min(ceiling).max(MINIMUM);
-        let soft = (share * 3 / 5).min(hard).max(MINIMUM);
+        let hard = stretch.min(ceiling).max(floor);
+        let soft = (share * 3 / 5).min(hard).max(floor);
         (soft, hard)
     }
 }
@@ -199,9 +206,26 @@ mod tests {
     }
 
     #[test]
-    fn a_flagging_clock_still_answers() {
+    fn a_flagging_clock_spends_a_sliver_of_what_is_left() {
+        // 3 ms for 100 moves: this one may spend a four-hundredth of it.
         let d = clock(3, 0, None, 100).deadlines();
-        assert_eq!((d.soft, d.hard), (Some(MS(1)), Some(MS(1))));
+        assert_eq!((d.soft, d.hard), (Some(MS(3) / 400), Some(MS(3) / 400)));
+        // While the clock affords the minimum search for every move, that is the floor.
+        let d = clock(1_000, 0, None, 200).deadlines();
+        assert_eq!((d.soft, d.hard), (Some(MINIMUM), Some(MINIMUM)));
+        // A game that runs on past every estimate, 2,000 moves on a clock planned for
+        // 100, never empties it.
+        let mut left = Clock {
+            remaining: MS(1_000),
+            increment: Duration::ZERO,
+            moves_to_go: None,
+            expected_moves: 100,
+        };
+        for _ in 0..2_000 {
+            let (_, hard) = left.budget(MS(10));
+            left.remaining = left.remaining.saturating_sub(hard);
+        }
+        assert!(left.remaining > Duration::ZERO, "{left:?}");
     }
 
     #[test]

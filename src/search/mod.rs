@@ -111,6 +111,9 @@ pub struct Searcher<G: Game> {
     /// Still pondering: no deadline holds yet.
     pondering: bool,
     hard_deadline: Option<Instant>,
+    /// False during the first iteration, which always completes (it takes microseconds)
+    /// so that even a search with no time left answers with a considered move.
+    interruptible: bool,
     stopped: bool,
     /// Root moves to leave out (the lines already found in this iteration, the moves not
     /// in `searchmoves`). When any are left out, the root's result is not stored.
@@ -137,6 +140,7 @@ impl<G: Game> Searcher<G> {
             clock_start: Instant::now(),
             pondering: false,
             hard_deadline: None,
+            interruptible: false,
             stopped: false,
             root_excluded: Vec::with_capacity(256),
         }
@@ -194,6 +198,7 @@ impl<G: Game> Searcher<G> {
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.nodes = 0;
         self.next_poll = 0;
+        self.interruptible = false;
         self.stopped = false;
         self.table.new_search();
         self.ordering.new_search();
@@ -246,9 +251,9 @@ impl<G: Game> Searcher<G> {
             self.root_excluded.truncate(filtered);
             // Step 0. One search of the root per line: each finds the best of the moves
             // that the lines before it did not take.
-            for line in 0..lines_wanted {
+            for _ in 0..lines_wanted {
                 let score = self.negamax(&mut game, depth as i32, -INFINITY, INFINITY, 0, control);
-                if self.stopped && (depth > 1 || line > 0) {
+                if self.stopped {
                     break; // an unfinished search of the root is not trusted
                 }
                 let Some(&first) = self.pv[0].first() else {
@@ -256,10 +261,8 @@ impl<G: Game> Searcher<G> {
                 };
                 lines.push((score, self.pv[0].clone()));
                 self.root_excluded.push(first);
-                if self.stopped {
-                    break;
-                }
             }
+            self.interruptible = true;
             if lines.is_empty() {
                 break;
             }
@@ -330,7 +333,7 @@ impl<G: Game> Searcher<G> {
     #[inline]
     fn visit_node(&mut self, control: Control<'_>) {
         self.nodes += 1;
-        if self.nodes >= self.next_poll {
+        if self.nodes >= self.next_poll && self.interruptible {
             self.next_poll = self.nodes + POLL_INTERVAL;
             self.poll_ponderhit(control);
             self.stopped |= control.stop.load(AtomicOrdering::Relaxed)
@@ -350,7 +353,7 @@ impl<G: Game> Searcher<G> {
     /// Whether the search must end now: stopped, or out of nodes.
     #[inline]
     fn must_stop(&mut self) -> bool {
-        self.stopped |= self.nodes >= self.node_limit;
+        self.stopped |= self.interruptible && self.nodes >= self.node_limit;
         self.stopped
     }
 
@@ -376,8 +379,8 @@ impl<G: Game> Searcher<G> {
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(game, alpha, beta, ply, QUIESCENCE_PLIES, control);
         }
-        // Step 2. Abort: the score of an aborted search is never used (but the root's
-        // first iteration, which always completes at least its first move).
+        // Step 2. Abort: the score of an aborted search is never used (the first
+        // iteration is never aborted).
         if ply > 0 && self.must_stop() {
             return 0;
         }
@@ -456,7 +459,7 @@ impl<G: Game> Searcher<G> {
                 }
             };
             game.unmake_move(mv, undo);
-            if self.stopped && !(ply == 0 && index == 0) {
+            if self.stopped {
                 break;
             }
             if score > best_score {
