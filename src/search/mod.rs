@@ -23,7 +23,7 @@ pub use self::limits::{Clock, Deadlines, Limits};
 use self::ordering::MoveOrdering;
 pub use self::score::Score;
 use self::score::{DECIDED, INFINITY, MATE, from_table, to_table};
-use self::tt::{Bound, TranspositionTable};
+use self::tt::{Bound, TranspositionTable, fingerprint};
 use crate::game::{Game, Outcome};
 
 /// The deepest the search goes (quiescence included).
@@ -92,7 +92,7 @@ pub struct SearchResult<M> {
 /// A searcher for one game type: its transposition table and ordering heuristics persist
 /// between searches until cleared.
 pub struct Searcher<G: Game> {
-    table: TranspositionTable<G::Move>,
+    table: TranspositionTable,
     ordering: MoveOrdering<G::Move>,
     /// Per-ply buffers: the moves of a node and their ordering scores.
     moves: Vec<Vec<G::Move>>,
@@ -388,7 +388,6 @@ impl<G: Game> Searcher<G> {
         // the principal variation (a full window), whose line is searched and reported.
         let key = game.hash();
         let entry = self.table.probe(key);
-        let table_move = entry.and_then(|e| e.best);
         let pv_node = beta - alpha > 1;
         if let Some(e) = entry
             && ply > 0
@@ -415,6 +414,10 @@ impl<G: Game> Searcher<G> {
         if root_filtered {
             moves.retain(|mv| !self.root_excluded.contains(mv));
         }
+        // The table keeps a fingerprint of the best move: the move is the one that has it.
+        let table_move = entry
+            .and_then(|e| e.best)
+            .and_then(|best| moves.iter().copied().find(|mv| fingerprint(mv) == best));
         self.ordering
             .score(game, &moves, table_move, ply, &mut scores);
 
@@ -493,7 +496,7 @@ impl<G: Game> Searcher<G> {
             };
             self.table.store(
                 key,
-                best_move,
+                best_move.as_ref().map(fingerprint),
                 to_table(best_score, ply),
                 depth as i16,
                 bound,
