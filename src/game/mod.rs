@@ -99,6 +99,12 @@ pub trait Game: Clone + Eq + Debug + Send + 'static {
     /// nothing there.
     const REDUCE_LATE_MOVES: bool = true;
 
+    /// Whether the search may test a position by letting the opponent move twice
+    /// (null-move pruning): off by default, for a game whose rules make passing a poor
+    /// guide to a position's worth (zugzwang, compulsory captures, passes that change the
+    /// state) or where a match showed no gain.
+    const NULL_MOVE_PRUNING: bool = false;
+
     /// The start position.
     fn start() -> Self;
 
@@ -162,6 +168,14 @@ pub trait Game: Clone + Eq + Debug + Send + 'static {
     fn repetition_outcome(&self) -> Outcome {
         Outcome::Draw
     }
+
+    /// Passes the turn without moving (a null move), for the search's null-move pruning.
+    /// Called only while the game is in play and only in games with
+    /// [`Game::NULL_MOVE_PRUNING`], which override it: the default does nothing.
+    fn make_null_move(&mut self) {}
+
+    /// Takes back the null move just made by [`Game::make_null_move`].
+    fn unmake_null_move(&mut self) {}
 
     /// Whether `mv` (legal here) changes the material: a capture. The search tries these
     /// first and keeps searching them past its depth limit (quiescence).

@@ -1,5 +1,6 @@
 //! Game-tree search: iterative-deepening negamax alpha-beta with principal-variation
-//! search, late move reductions, a transposition table, move ordering and quiescence.
+//! search, late move reductions, null-move pruning, a transposition table, move ordering and
+//! quiescence.
 //!
 //! Generic over [`Game`] and never naming a game: end rules come from `outcome()`
 //! (repetition and move-limit draws included, since the games keep their history in their
@@ -33,6 +34,8 @@ const QUIESCENCE_PLIES: u32 = 12;
 /// Nodes between two looks at the clock and the stop flag: about a millisecond of work
 /// at the slowest, so that a stop is obeyed within a few milliseconds.
 const POLL_INTERVAL: u64 = 1024;
+/// The least remaining depth at which a null move is tried.
+const NULL_MOVE_MIN_DEPTH: i32 = 3;
 
 /// What one completed iteration found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,6 +114,8 @@ pub struct Searcher<G: Game> {
     /// Still pondering: no deadline holds yet.
     pondering: bool,
     hard_deadline: Option<Instant>,
+    /// Whether the node at each ply was reached by a null move (no second one follows).
+    after_null_move: [bool; MAX_PLY + 1],
     /// False during the first iteration, which always completes (it takes microseconds)
     /// so that even a search with no time left answers with a considered move.
     interruptible: bool,
@@ -140,6 +145,7 @@ impl<G: Game> Searcher<G> {
             clock_start: Instant::now(),
             pondering: false,
             hard_deadline: None,
+            after_null_move: [false; MAX_PLY + 1],
             interruptible: false,
             stopped: false,
             root_excluded: Vec::with_capacity(256),
@@ -405,7 +411,40 @@ impl<G: Game> Searcher<G> {
             }
         }
 
-        // Step 4. Generate and order the moves.
+        // Step 4. Null move: where the side to move stands at beta or above by the static
+        // evaluation, let the opponent move twice; if a reduced search still holds beta, a real move almost surely would
+        // (games say whether passing is a fair test for them).
+        if G::NULL_MOVE_PRUNING
+            && !pv_node
+            && ply > 0
+            && depth >= NULL_MOVE_MIN_DEPTH
+            && !self.after_null_move[ply]
+            && beta.abs() < DECIDED
+            && game.evaluate() >= beta
+        {
+            game.make_null_move();
+            let reduction = 2 + depth / 4;
+            self.after_null_move[ply + 1] = true;
+            let score = -self.negamax(
+                game,
+                depth - 1 - reduction,
+                -beta,
+                -beta + 1,
+                ply + 1,
+                control,
+            );
+            self.after_null_move[ply + 1] = false;
+            game.unmake_null_move();
+            if self.stopped {
+                return 0;
+            }
+            if score >= beta {
+                // A proven result after a pass proves nothing about the real moves.
+                return score.min(DECIDED - 1);
+            }
+        }
+
+        // Step 5. Generate and order the moves.
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
         moves.clear();
@@ -421,7 +460,7 @@ impl<G: Game> Searcher<G> {
         self.ordering
             .score(game, &moves, table_move, ply, &mut scores);
 
-        // Step 5. A forced move (the only legal one, a pass say) costs no depth: the line
+        // Step 6. A forced move (the only legal one, a pass say) costs no depth: the line
         // is followed as far as if there had been a choice.
         let depth = if moves.len() == 1 && ply < MAX_PLY / 2 && !root_filtered {
             depth + 1
@@ -429,7 +468,7 @@ impl<G: Game> Searcher<G> {
             depth
         };
 
-        // Step 6. Principal-variation search over the moves, best-looking first.
+        // Step 7. Principal-variation search over the moves, best-looking first.
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
@@ -474,7 +513,7 @@ impl<G: Game> Searcher<G> {
                 }
             }
             if alpha >= beta {
-                // Step 7. A cutoff: remember the quiet move that caused it.
+                // Step 8. A cutoff: remember the quiet move that caused it.
                 if !game.is_tactical(mv) {
                     self.ordering.reward(mv, ply, depth);
                 }
@@ -484,7 +523,7 @@ impl<G: Game> Searcher<G> {
         self.moves[ply] = moves;
         self.scores[ply] = scores;
 
-        // Step 8. Store what was learned (not from an aborted search, nor from a root that
+        // Step 9. Store what was learned (not from an aborted search, nor from a root that
         // left moves out: its value is not the position's).
         if !self.stopped && !root_filtered {
             let bound = if best_score >= beta {

@@ -16,6 +16,8 @@ use ternion::game::{Game, GameText, MoveError};
 /// - the position string round-trips (same string, same hash);
 /// - after every move the incremental hash equals the from-scratch hash, and unmake
 ///   restores the exact state;
+/// - in a game with null-move pruning, the null move passes the turn (hash included) and
+///   its unmake restores the exact state;
 /// - the outcome is a pure function of the state (a clone agrees).
 ///
 /// Returns the number of positions checked. Failures name the seed and ply.
@@ -38,6 +40,7 @@ pub fn check_random_playouts<G: GameText>(seed: u64, playouts: u64, max_plies: u
                 }
                 break;
             }
+            check_null_move(&mut game, &at);
             let mv = moves[rng.usize(..moves.len())];
             check_make_unmake(&mut game, mv, &at);
             last_move = Some(game.move_string(mv));
@@ -128,4 +131,29 @@ fn check_make_unmake<G: Game>(game: &mut G, mv: G::Move, at: &str) {
         *game, before,
         "{at}: unmake of {mv:?} did not restore the state"
     );
+}
+
+fn check_null_move<G: Game>(game: &mut G, at: &str) {
+    if !G::NULL_MOVE_PRUNING {
+        return;
+    }
+    let before = game.clone();
+    game.make_null_move();
+    assert_eq!(
+        game.side_to_move(),
+        before.side_to_move().opponent(),
+        "{at}: a null move passes the turn"
+    );
+    assert_eq!(
+        game.hash(),
+        game.hash_from_scratch(),
+        "{at}: hash after a null move"
+    );
+    assert_ne!(
+        game.hash(),
+        before.hash(),
+        "{at}: a null move changes the hash"
+    );
+    game.unmake_null_move();
+    assert_eq!(*game, before, "{at}: unmake of a null move");
 }

@@ -44,6 +44,9 @@ pub trait Geometry: Copy + Debug + Eq + Hash + Send + Sync + 'static {
     const VARIANT: Variant;
     /// A set of squares of this board.
     type Bits: BitSet;
+    /// Whether the search tests positions of this board with a null move: kept where a
+    /// match showed a gain (8x8: +18.5 Elo over 1,500 games; 9x9: +2.1 over 1,000, none).
+    const NULL_MOVE: bool;
     /// The move tables of this board.
     fn tables() -> &'static Tables<Self::Bits>;
 }
@@ -69,6 +72,7 @@ static TABLES_9: Tables<u128> = Tables {
 impl Geometry for Board8 {
     const N: usize = 8;
     const VARIANT: Variant = Variant::Lielow;
+    const NULL_MOVE: bool = true;
     type Bits = u64;
 
     #[inline]
@@ -80,6 +84,7 @@ impl Geometry for Board8 {
 impl Geometry for Board9 {
     const N: usize = 9;
     const VARIANT: Variant = Variant::Lielow9;
+    const NULL_MOVE: bool = false;
     type Bits = u128;
 
     #[inline]

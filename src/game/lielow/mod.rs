@@ -248,6 +248,10 @@ impl<G: Geometry> Lielow<G> {
 impl<G: Geometry> Game for Lielow<G> {
     type Move = LielowMove;
     type Undo = LielowUndo;
+    /// Lielow has no pass, but zugzwang is rare in it: every move adds a checker or removes
+    /// a stack, so a side that stays ahead even when the opponent moves twice is very
+    /// likely ahead. Each board says whether a match showed a gain.
+    const NULL_MOVE_PRUNING: bool = G::NULL_MOVE;
 
     fn start() -> Self {
         let mut position = Self::empty(Player::P1);
@@ -299,6 +303,15 @@ impl<G: Geometry> Game for Lielow<G> {
             return 0;
         }
         self.mobility(self.side) as u64
+    }
+
+    fn make_null_move(&mut self) {
+        self.side = self.side.opponent();
+        self.hash ^= KEYS.p2_to_move;
+    }
+
+    fn unmake_null_move(&mut self) {
+        self.make_null_move();
     }
 
     fn make_move(&mut self, mv: LielowMove) -> LielowUndo {
