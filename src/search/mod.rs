@@ -412,8 +412,8 @@ impl<G: Game> Searcher<G> {
         }
 
         // Step 4. Null move: where the side to move stands at beta or above by the static
-        // evaluation, let the opponent move twice; if a reduced search still holds beta, a real move almost surely would
-        // (games say whether passing is a fair test for them).
+        // evaluation, let the opponent move twice; if a reduced search still holds beta, a
+        // real move almost surely would (games say whether passing is a fair test for them).
         if G::NULL_MOVE_PRUNING
             && !pv_node
             && ply > 0
