@@ -12,6 +12,7 @@
 
 pub mod baseline;
 mod limits;
+mod move_hash;
 mod ordering;
 pub mod report;
 pub mod score;
@@ -423,7 +424,7 @@ impl<G: Game> Searcher<G> {
             && game.evaluate() >= beta
         {
             game.make_null_move();
-            let reduction = 2 + depth / 4;
+            let reduction = 3 + depth / 3;
             self.after_null_move[ply + 1] = true;
             let score = -self.negamax(
                 game,

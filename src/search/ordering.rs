@@ -2,7 +2,9 @@
 //! of the ply (quiet moves that caused a cutoff in a sibling), then quiet moves by their
 //! history of causing cutoffs anywhere.
 
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
+
+use super::move_hash::move_hash;
 
 use super::MAX_PLY;
 use crate::game::Game;
@@ -99,49 +101,7 @@ pub fn pick_next<M: Copy>(moves: &mut [M], scores: &mut [i32], from: usize) -> M
 }
 
 fn history_index<M: Hash>(mv: M) -> usize {
-    let mut hasher = MoveHasher(0);
-    mv.hash(&mut hasher);
-    (hasher.0 >> 50) as usize % HISTORY_SIZE
-}
-
-/// A small multiplicative hasher for move values: quick, and good enough to spread moves
-/// over the history table.
-struct MoveHasher(u64);
-
-impl Hasher for MoveHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.write_u64(byte as u64);
-        }
-    }
-
-    fn write_u8(&mut self, value: u8) {
-        self.write_u64(value as u64);
-    }
-
-    fn write_u16(&mut self, value: u16) {
-        self.write_u64(value as u64);
-    }
-
-    fn write_u32(&mut self, value: u32) {
-        self.write_u64(value as u64);
-    }
-
-    fn write_u64(&mut self, value: u64) {
-        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-
-    fn write_usize(&mut self, value: usize) {
-        self.write_u64(value as u64);
-    }
-
-    fn write_isize(&mut self, value: isize) {
-        self.write_u64(value as u64);
-    }
+    (move_hash(&mv) >> 50) as usize % HISTORY_SIZE
 }
 
 #[cfg(test)]

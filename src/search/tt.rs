@@ -10,8 +10,10 @@
 //! The best move is kept as a 16-bit fingerprint (see [`fingerprint`]), which the search
 //! matches against the moves it generates, so a stored move is always a legal one.
 
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+
+use super::move_hash::move_hash;
 
 /// How a stored score relates to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,46 +40,7 @@ pub struct Entry {
 /// position rarely share one; when they do, the search takes the first it generated as the
 /// table's move, which only orders the moves.
 pub fn fingerprint<M: Hash>(mv: &M) -> u16 {
-    let mut hasher = FingerprintHasher(0);
-    mv.hash(&mut hasher);
-    let folded = hasher.finish();
-    ((folded >> 48) as u16).max(1)
-}
-
-/// A small multiply-rotate hasher over the words a move's `Hash` writes: the same on every
-/// run and every machine (unlike the standard library's seeded one).
-struct FingerprintHasher(u64);
-
-impl Hasher for FingerprintHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.write_u64(byte as u64);
-        }
-    }
-
-    fn write_u8(&mut self, value: u8) {
-        self.write_u64(value as u64);
-    }
-
-    fn write_u16(&mut self, value: u16) {
-        self.write_u64(value as u64);
-    }
-
-    fn write_u32(&mut self, value: u32) {
-        self.write_u64(value as u64);
-    }
-
-    fn write_u64(&mut self, value: u64) {
-        self.0 = (self.0.rotate_left(23) ^ value).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-
-    fn write_usize(&mut self, value: usize) {
-        self.write_u64(value as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0 ^ (self.0 >> 29)
-    }
+    ((move_hash(mv) >> 48) as u16).max(1)
 }
 
 /// The data word: move fingerprint (bits 0-15), score (16-31), depth (32-39), bound (40-41,
