@@ -4,7 +4,7 @@
 //! to last and keeps its move overhead in reserve on every move.
 //!
 //! The default run plays 20 Lerontenin games (about 650 plies each) and 30 Lielow games, and
-//! 6 Lerontenin games at 1 s sudden death; the full figure, 100 games of each at 1 s + 10 ms,
+//! 6 Lerontenin games at 1 s sudden death (800 to 1,500 plies each); the full figure, 100 games of each at 1 s + 10 ms,
 //! is an ignored test:
 //! `cargo test --release --test clock -- --ignored --nocapture`.
 
@@ -68,7 +68,7 @@ fn long_games_at_a_fast_clock_never_flag() {
     // One after the other: two games at once already fill the two cores.
     assert_no_flag_falls("lerontenin", 20, "1+0.01");
     assert_no_flag_falls("lielow", 30, "1+0.01");
-    // Sudden death: 1 s for a game of some 330 moves a side, overhead and all.
+    // Sudden death: 1 s for a game of 400 to 750 moves a side, overhead and all.
     assert_no_flag_falls("lerontenin", 6, "1");
 }
 
