@@ -424,7 +424,7 @@ impl<G: Game> Searcher<G> {
             && game.evaluate() >= beta
         {
             game.make_null_move();
-            let reduction = 3 + depth / 3;
+            let reduction = 2 + depth / 4;
             self.after_null_move[ply + 1] = true;
             let score = -self.negamax(
                 game,
