@@ -1,6 +1,7 @@
 //! The bench: fixed positions of every variant searched to a fixed depth, one thread, from a
 //! cleared table. Its total node count is a signature of the search's behaviour: the same on
-//! every run and every machine, changing only when the search changes.
+//! every run and every machine, changing only when the search changes. With several threads
+//! it measures the team's speed; the node count then varies from run to run.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -49,15 +50,16 @@ pub struct BenchTotals {
     pub complete: bool,
 }
 
-/// Runs the bench, passing one line per position to `out`; `depth` replaces every
-/// position's own depth.
-pub fn run(depth: Option<u32>, out: &mut dyn FnMut(String)) -> BenchTotals {
-    run_until(depth, &AtomicBool::new(false), out)
+/// Runs the bench on `threads` search threads, passing one line per position to `out`;
+/// `depth` replaces every position's own depth.
+pub fn run(depth: Option<u32>, threads: usize, out: &mut dyn FnMut(String)) -> BenchTotals {
+    run_until(depth, threads, &AtomicBool::new(false), out)
 }
 
 /// [`run`] that ends as soon as `stop` is set, with the totals so far.
 pub fn run_until(
     depth: Option<u32>,
+    threads: usize,
     stop: &AtomicBool,
     out: &mut dyn FnMut(String),
 ) -> BenchTotals {
@@ -68,6 +70,7 @@ pub fn run_until(
         let (searched, line) = variant.dispatch(BenchPosition {
             position,
             depth,
+            threads,
             stop,
         });
         nodes += searched;
@@ -87,6 +90,7 @@ pub fn run_until(
 struct BenchPosition<'a> {
     position: Option<&'static str>,
     depth: u32,
+    threads: usize,
     stop: &'a AtomicBool,
 }
 
@@ -100,6 +104,7 @@ impl GameVisitor for BenchPosition<'_> {
             None => G::start(),
         };
         let mut searcher = Searcher::<G>::new(HASH_MIB);
+        searcher.set_threads(self.threads);
         let limits = Limits {
             depth: Some(self.depth),
             ..Limits::default()

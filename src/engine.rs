@@ -94,6 +94,9 @@ pub trait Session: Send {
     fn clear_hash(&mut self);
 
     fn resize_hash(&mut self, mib: usize);
+    /// Searches with `threads` threads from now on; returns how many now search (fewer
+    /// only if the system refused to start more).
+    fn set_threads(&mut self, threads: usize) -> usize;
     /// Starts a search of the current position on a worker thread. It sends `info` lines
     /// and finally `bestmove <move>` to `sink`; with `flags.wait_for_stop` the best move
     /// waits for the stop flag even when the search ends by itself, and while
@@ -104,8 +107,8 @@ pub trait Session: Send {
     fn start_search(&mut self, job: SearchJob, flags: SearchFlags, sink: Sink) -> JoinHandle<()>;
 }
 
-/// A new session of `variant` at its start position, with a table of `hash_mib` MiB,
-/// choosing its moves as `play` says.
+/// A new session of `variant` at its start position, with a table of `hash_mib` MiB and
+/// one search thread, choosing its moves as `play` says.
 pub fn new_session(variant: Variant, hash_mib: usize, play: Play) -> Box<dyn Session> {
     struct Make(usize, Play);
     impl GameVisitor for Make {
@@ -291,6 +294,10 @@ impl<G: GameText> Session for GameSession<G> {
 
     fn resize_hash(&mut self, mib: usize) {
         self.searcher().resize(mib);
+    }
+
+    fn set_threads(&mut self, threads: usize) -> usize {
+        self.searcher().set_threads(threads)
     }
 
     fn start_search(&mut self, job: SearchJob, flags: SearchFlags, sink: Sink) -> JoinHandle<()> {

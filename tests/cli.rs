@@ -105,6 +105,11 @@ fn bad_input_gives_one_line_on_stderr_and_status_2() {
             &["analyze", "lielow", "--depth", "200"],
             "200 is not in 1..=127",
         ),
+        (
+            &["analyze", "lielow", "--depth", "2", "--threads", "0"],
+            "0 is not in 1..=1024",
+        ),
+        (&["bench", "--threads", "0"], "0 is not in 1..=1024"),
         (&["stats"], "<RECORDS>"),
         (&["stats", "/nonexistent/records.txt"], "cannot read"),
         (&["frobnicate"], ""),
@@ -223,6 +228,35 @@ fn bench_ends_with_its_signature() {
             .map(|l| l.split(' ').next().map(str::to_owned)),
         Some(Some(last[0].to_owned()))
     );
+}
+
+#[test]
+fn bench_and_analyze_run_on_several_threads() {
+    let output = ternion(&["bench", "3", "--threads", "2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let last = text.lines().last().unwrap_or_default();
+    let words: Vec<&str> = last.split(' ').collect();
+    assert_eq!(
+        (words.len(), words[1], words[3]),
+        (4, "nodes", "nps"),
+        "{text}"
+    );
+    assert!(words[0].parse::<u64>().is_ok_and(|n| n > 0), "{text}");
+    let output = ternion(&[
+        "analyze",
+        "lielow",
+        "--fen",
+        "8/2r1r1r13/2r3*2r2r21/r17/8/4b2b22/1b11b12b1b1/4b4*3 b",
+        "--depth",
+        "5",
+        "--threads",
+        "3",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.ends_with("bestmove e3c3\n"), "{text}");
+    assert!(text.contains("score mate 2 "), "{text}");
 }
 
 /// Runs the protocol with `input` on stdin and returns (stdout, exit status).

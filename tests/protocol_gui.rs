@@ -49,6 +49,8 @@ fn random_line<G: GameText>(rng: &mut fastrand::Rng) -> (Vec<String>, G) {
 
 struct Bursts<'a> {
     engine: &'a mut Engine,
+    /// Tries for this variant.
+    bursts: usize,
 }
 
 impl GameVisitor for Bursts<'_> {
@@ -60,7 +62,7 @@ impl GameVisitor for Bursts<'_> {
     fn visit<G: GameText>(self) {
         let engine = self.engine;
         let mut rng = fastrand::Rng::with_seed(0xb0_5757 + G::VARIANT as u64);
-        for attempt in 0..BURSTS {
+        for attempt in 0..self.bursts {
             let seen = format!("{} burst {attempt}", G::VARIANT);
             let (before, _) = random_line::<G>(&mut rng);
             let (after, game) = random_line::<G>(&mut rng);
@@ -124,9 +126,61 @@ fn stop_position_go_in_one_burst_answers_every_go_for_its_position() {
     for variant in Variant::ALL {
         variant.dispatch(Bursts {
             engine: &mut engine,
+            bursts: BURSTS,
         });
     }
     engine.quit();
+}
+
+/// The same bursts with helper threads searching beside the main one: every `go` still gets
+/// exactly one `bestmove`, none lost, none doubled, none late.
+#[test]
+fn bursts_with_two_search_threads_answer_every_go_once() {
+    let mut engine = Engine::start(&[]);
+    engine.send("setoption name Threads value 2");
+    for variant in Variant::ALL {
+        variant.dispatch(Bursts {
+            engine: &mut engine,
+            bursts: BURSTS / 2,
+        });
+    }
+    engine.quit();
+}
+
+#[test]
+fn stop_and_quit_end_a_search_with_every_thread_busy() {
+    let mut engine = Engine::start(&[]);
+    // More threads than cores where the option allows it: every core busy, and more.
+    let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    engine.send(&format!(
+        "setoption name Threads value {}",
+        (2 * cores).min(4)
+    ));
+    for variant in Variant::ALL {
+        engine.send(&format!("position variant {variant} startpos"));
+        engine.send("go infinite");
+        engine.wait_for("info depth 3 ");
+        // The threads are at work: questions are answered at once, the search goes on.
+        engine.send("isready");
+        engine.wait_for("readyok");
+        engine.send("stop");
+        let answer = engine.lines_until("bestmove ");
+        assert_ne!(answer.last().unwrap(), "bestmove (none)", "{variant}");
+        assert!(
+            !answer.iter().any(|line| line.contains("error")),
+            "{variant}: {answer:?}"
+        );
+        engine.send("isready");
+        let after = engine.lines_until("readyok");
+        assert!(
+            !after.iter().any(|line| line.starts_with("bestmove")),
+            "{variant}: {after:?}"
+        );
+    }
+    engine.send("go infinite");
+    engine.wait_for("info depth 2 ");
+    engine.send("quit");
+    assert_eq!(engine.exits_within(Duration::from_secs(5)), Some(0));
 }
 
 /// An in-process daemon whose output is collected.
@@ -139,7 +193,15 @@ fn daemon() -> (Daemon, Arc<Mutex<Vec<String>>>) {
 
 #[test]
 fn a_panicking_search_still_answers_and_the_daemon_goes_on() {
+    // With helpers too: they are stopped and waited for as the main thread's search fails.
+    for threads in [1, 2] {
+        a_panicking_search_on_threads(threads);
+    }
+}
+
+fn a_panicking_search_on_threads(threads: usize) {
     let (mut daemon, output) = daemon();
+    daemon.handle(&format!("setoption name Threads value {threads}"));
     daemon.handle("position startpos moves d2d3");
     daemon.inject_search_panic();
     daemon.handle("go depth 6");

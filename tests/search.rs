@@ -16,11 +16,17 @@ use ternion::search::baseline;
 use ternion::search::{Control, Info, Limits, RootOptions, Score, SearchResult, Searcher};
 
 fn search_depth<G: Game>(game: &G, depth: u32) -> SearchResult<G::Move> {
+    search_depth_on_threads(game, depth, 1)
+}
+
+fn search_depth_on_threads<G: Game>(game: &G, depth: u32, threads: usize) -> SearchResult<G::Move> {
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    Searcher::<G>::new(4).search(game, &limits, &AtomicBool::new(false), &mut |_| {})
+    let mut searcher = Searcher::<G>::new(4);
+    assert_eq!(searcher.set_threads(threads), threads);
+    searcher.search(game, &limits, &AtomicBool::new(false), &mut |_| {})
 }
 
 // ---------------------------------------------------------------------------------------
@@ -259,12 +265,23 @@ fn forced_win<G: Game>(game: &mut G, plies: u32) -> bool {
     })
 }
 
+/// The search finds the win in `plies` with one of the `best` moves, on one thread and on
+/// several (whose helpers search other depths and share the table).
 fn assert_wins<G: GameText>(text: &str, depth: u32, plies: i32, best: &[&str]) {
     let game: G = position(text);
-    let result = search_depth(&game, depth);
-    assert_eq!(result.score, Score::Mate(plies), "{text}");
-    let chosen = game.move_string(result.best.expect("a move"));
-    assert!(best.contains(&chosen.as_str()), "{text}: {chosen}");
+    for threads in [1, 2, 4] {
+        let result = search_depth_on_threads(&game, depth, threads);
+        assert_eq!(
+            result.score,
+            Score::Mate(plies),
+            "{text}, {threads} threads"
+        );
+        let chosen = game.move_string(result.best.expect("a move"));
+        assert!(
+            best.contains(&chosen.as_str()),
+            "{text}, {threads} threads: {chosen}"
+        );
+    }
     assert!(forced_win(&mut game.clone(), plies as u32), "{text}");
     if plies > 1 {
         assert!(
@@ -409,8 +426,8 @@ fn node_limited_searches_repeat_exactly() {
     for variant in Variant::ALL {
         variant.dispatch(Twice);
     }
-    let first = ternion::bench::run(Some(3), &mut |_| {});
-    let second = ternion::bench::run(Some(3), &mut |_| {});
+    let first = ternion::bench::run(Some(3), 1, &mut |_| {});
+    let second = ternion::bench::run(Some(3), 1, &mut |_| {});
     assert_eq!(first.nodes, second.nodes);
 }
 
@@ -433,6 +450,111 @@ fn a_stop_ends_an_infinite_search_with_a_legal_move() {
     let mut moves = Vec::new();
     game.generate_moves(&mut moves);
     assert!(moves.contains(&result.best.expect("a move")));
+}
+
+/// Nodes between two looks of a search thread at the clock, the stop flag and the other
+/// threads' node counts (the search's poll interval).
+const POLL_INTERVAL: u64 = 1024;
+
+#[test]
+fn a_node_limit_holds_for_the_whole_team_of_threads() {
+    struct Budget;
+    impl GameVisitor for Budget {
+        type Output = ();
+        fn visit<G: GameText>(self) {
+            let limit = 100_000;
+            for threads in [2, 3] {
+                let mut searcher = Searcher::<G>::new(8);
+                assert_eq!(searcher.set_threads(threads), threads);
+                let limits = Limits {
+                    nodes: Some(limit),
+                    ..Limits::default()
+                };
+                let mut reported = 0;
+                let result =
+                    searcher.search(&G::start(), &limits, &AtomicBool::new(false), &mut |info| {
+                        reported = info.nodes
+                    });
+                let seen = format!("{}, {threads} threads", G::VARIANT);
+                // Every thread counts the others' nodes as they last published them, once a
+                // poll interval: the team ends within the budget and one interval each.
+                assert!(result.nodes >= limit, "{seen}: {} nodes", result.nodes);
+                assert!(
+                    result.nodes <= limit + threads as u64 * POLL_INTERVAL,
+                    "{seen}: {} nodes",
+                    result.nodes
+                );
+                assert!(reported <= result.nodes, "{seen}: reported {reported}");
+                let mut moves = Vec::new();
+                G::start().generate_moves(&mut moves);
+                assert!(moves.contains(&result.best.expect("a move")), "{seen}");
+            }
+        }
+    }
+    for variant in Variant::ALL {
+        variant.dispatch(Budget);
+    }
+}
+
+#[test]
+fn a_stop_ends_a_search_on_several_threads_with_a_legal_move() {
+    for threads in [2, 4] {
+        let stop = AtomicBool::new(false);
+        let game = Lielow8::start();
+        let mut searcher = Searcher::<Lielow8>::new(8);
+        searcher.set_threads(threads);
+        let result = thread::scope(|scope| {
+            let search = scope.spawn(|| {
+                let limits = Limits {
+                    infinite: true,
+                    ..Limits::default()
+                };
+                let result = searcher.search(&game, &limits, &stop, &mut |_| {});
+                // The team can search again at once: every helper has answered.
+                let again =
+                    searcher.search(&game, &to_depth(2), &AtomicBool::new(false), &mut |_| {});
+                (result, again)
+            });
+            thread::sleep(Duration::from_millis(50));
+            stop.store(true, Ordering::Relaxed);
+            search.join().expect("the search thread ends")
+        });
+        let mut moves = Vec::new();
+        game.generate_moves(&mut moves);
+        assert!(
+            moves.contains(&result.0.best.expect("a move")),
+            "{threads} threads"
+        );
+        assert_eq!(result.1.depth, 2, "{threads} threads");
+    }
+}
+
+#[test]
+fn threads_can_be_set_again_and_the_search_goes_on() {
+    let game = EgaraGuti::start();
+    let mut searcher = Searcher::<EgaraGuti>::new(4);
+    for threads in [3, 1, 2, 2, 1] {
+        assert_eq!(searcher.set_threads(threads), threads);
+        assert_eq!(searcher.threads(), threads);
+        let result = searcher.search(&game, &to_depth(6), &AtomicBool::new(false), &mut |_| {});
+        assert!(
+            result.depth >= 6,
+            "{threads} threads: depth {}",
+            result.depth
+        );
+        searcher.clear();
+        searcher.resize(2);
+    }
+    // One thread again: as deterministic as a searcher that never had more.
+    let fresh = search_depth(&game, 7);
+    let mut used = Searcher::<EgaraGuti>::new(4);
+    used.set_threads(2);
+    used.set_threads(1);
+    let again = used.search(&game, &to_depth(7), &AtomicBool::new(false), &mut |_| {});
+    assert_eq!(
+        (again.nodes, again.best, again.score),
+        (fresh.nodes, fresh.best, fresh.score)
+    );
 }
 
 #[test]

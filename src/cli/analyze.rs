@@ -33,6 +33,9 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 16, value_name = "MIB")]
     hash: usize,
+    /// Search threads (more than one makes results vary from run to run).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=ternion::search::MAX_THREADS as i64))]
+    threads: u32,
     /// Print the position's diagram (as the protocol's `d` draws it) before searching.
     #[arg(long)]
     show: bool,
@@ -74,6 +77,7 @@ impl GameVisitor for Analyze<'_> {
             ..Limits::default()
         };
         let mut searcher = Searcher::<G>::new(args.hash.clamp(1, 4096));
+        searcher.set_threads(args.threads as usize);
         let stop = AtomicBool::new(false);
         let mut out = io::stdout().lock();
         if args.show {

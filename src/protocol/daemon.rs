@@ -22,14 +22,12 @@ use crate::engine::{
 use crate::game::{Outcome, Player, Variant};
 use crate::printable::echo;
 use crate::search::baseline::Play;
-use crate::search::{Clock, Limits};
+use crate::search::{Clock, Limits, max_threads};
 
 const DEFAULT_HASH_MIB: usize = 16;
 const MAX_HASH_MIB: usize = 4096;
 const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
-/// One search thread until the multi-threaded search exists.
-const MAX_THREADS: usize = 1;
 const MAX_MULTIPV: usize = 64;
 /// The longest detail an error line carries (the echoed input in it is shorter still).
 const MAX_ERROR_DETAIL: usize = 200;
@@ -44,6 +42,8 @@ struct Work {
 pub struct Daemon {
     session: Box<dyn Session>,
     hash_mib: usize,
+    /// The `Threads` option, kept across variants.
+    threads: usize,
     /// How `go` picks the move: the search, or a baseline mover chosen at start-up.
     play: Play,
     move_overhead: Duration,
@@ -68,6 +68,7 @@ impl Daemon {
         Daemon {
             session: new_session(variant, DEFAULT_HASH_MIB, play),
             hash_mib: DEFAULT_HASH_MIB,
+            threads: 1,
             play,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             multipv: 1,
@@ -203,7 +204,8 @@ impl Daemon {
             "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ));
         self.say(format!(
-            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+            "option name Threads type spin default 1 min 1 max {}",
+            max_threads()
         ));
         self.say(format!(
             "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
@@ -231,7 +233,7 @@ impl Daemon {
                 Ok(variant) => {
                     // Free the old table before the new session makes its own.
                     self.session.resize_hash(0);
-                    self.session = new_session(variant, self.hash_mib, self.play);
+                    self.session = self.new_session(variant);
                     self.say(format!(
                         "info string variant {variant} startpos {}",
                         self.session.fen()
@@ -253,8 +255,16 @@ impl Daemon {
                 }
                 _ => bad_value(self),
             },
-            "threads" => match spin(MAX_THREADS) {
-                Some(_) => {}
+            "threads" => match spin(max_threads()) {
+                Some(threads) => {
+                    self.threads = self.session.set_threads(threads);
+                    if self.threads < threads {
+                        self.error(
+                            "internal",
+                            format!("only {} search threads could start", self.threads),
+                        );
+                    }
+                }
                 None => bad_value(self),
             },
             "multipv" => match spin(MAX_MULTIPV) {
@@ -270,12 +280,19 @@ impl Daemon {
         }
     }
 
+    /// A session of `variant` with this daemon's table size and threads.
+    fn new_session(&self, variant: Variant) -> Box<dyn Session> {
+        let mut session = new_session(variant, self.hash_mib, self.play);
+        session.set_threads(self.threads);
+        session
+    }
+
     fn position(&mut self, position: PositionCommand) {
         if let Some(name) = &position.variant {
             match name.parse::<Variant>() {
                 Ok(variant) if variant != self.session.variant() => {
                     // Check the position first, so that a bad one changes nothing.
-                    let mut session = new_session(variant, self.hash_mib, self.play);
+                    let mut session = self.new_session(variant);
                     match session.set_position(position.fen.as_deref(), &position.moves) {
                         Ok(applied) => {
                             self.session = session;
@@ -489,7 +506,7 @@ impl Daemon {
             return self.error("bad-arguments", "bench: the depth must be at least 1");
         }
         self.in_background("0 nodes 0 nps", move |sink, stop| {
-            let totals = crate::bench::run_until(depth, stop, &mut |line| sink(line));
+            let totals = crate::bench::run_until(depth, 1, stop, &mut |line| sink(line));
             if !totals.complete {
                 sink("info string bench stopped: the node count is partial".to_owned());
             }
