@@ -67,6 +67,7 @@ pub fn run_until(
     let mut nodes = 0;
     for (index, &(variant, position, own_depth)) in POSITIONS.iter().enumerate() {
         let depth = depth.unwrap_or(own_depth);
+        let position_started = Instant::now();
         let (searched, line) = variant.dispatch(BenchPosition {
             position,
             depth,
@@ -77,7 +78,11 @@ pub fn run_until(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        out(format!("{} {variant} depth {depth} {line}", index + 1));
+        let ms = position_started.elapsed().as_millis();
+        out(format!(
+            "{} {variant} depth {depth} time {ms} {line}",
+            index + 1
+        ));
     }
     let seconds = started.elapsed().as_secs_f64().max(1e-6);
     BenchTotals {

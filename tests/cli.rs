@@ -259,6 +259,34 @@ fn bench_and_analyze_run_on_several_threads() {
     assert!(text.contains("score mate 2 "), "{text}");
 }
 
+#[test]
+fn a_reader_that_goes_away_ends_bench_without_a_panic() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ternion"))
+        .arg("bench")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("a first line");
+    assert!(first.starts_with("1 lielow depth 6 time "), "{first}");
+    // The reader is gone (as `| head -1` goes), long before the bench's last line.
+    let status = child.wait().expect("bench ends");
+    let mut errors = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut errors)
+        .expect("stderr read");
+    assert!(!errors.contains("panicked"), "{errors}");
+    assert_eq!(status.code(), Some(0), "{errors}");
+}
+
 /// Runs the protocol with `input` on stdin and returns (stdout, exit status).
 fn serve(args: &[&str], input: &str) -> (String, Option<i32>) {
     use std::io::Write;

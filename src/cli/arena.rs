@@ -87,8 +87,10 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     if live {
         eprint!("\r\x1b[K");
     }
-    print!("{}", summary?.report());
-    Ok(())
+    std::io::stdout()
+        .lock()
+        .write_all(summary?.report().as_bytes())
+        .map_err(|error| format!("cannot write the summary: {error}"))
 }
 
 fn config(args: &MatchArgs) -> Result<MatchConfig, String> {

@@ -1,5 +1,8 @@
 //! `ternion bench`: the search signature (see `ternion::bench`).
 
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use clap::Args;
 
 #[derive(Debug, Args)]
@@ -16,9 +19,18 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     if args.depth == Some(0) {
         return Err("the bench depth must be at least 1".into());
     }
-    let totals = ternion::bench::run(args.depth, args.threads as usize, &mut |line| {
-        println!("{line}")
-    });
-    println!("{} nodes {} nps", totals.nodes, totals.nps);
+    // A reader that goes away (`| head`) ends the bench, not with a panic.
+    let closed = AtomicBool::new(false);
+    let mut out = io::stdout().lock();
+    let totals =
+        ternion::bench::run_until(args.depth, args.threads as usize, &closed, &mut |line| {
+            if writeln!(out, "{line}").is_err() {
+                closed.store(true, Ordering::Relaxed);
+            }
+        });
+    if !closed.load(Ordering::Relaxed) {
+        writeln!(out, "{} nodes {} nps", totals.nodes, totals.nps)
+            .map_err(|error| format!("cannot write the result: {error}"))?;
+    }
     Ok(())
 }

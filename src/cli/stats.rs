@@ -1,6 +1,7 @@
 //! `ternion stats`: the summary of a match from its records, for the shards of a match
 //! played on several machines and merged, or for a records file kept from earlier.
 
+use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::Args;
@@ -32,6 +33,9 @@ pub fn run(args: &StatsArgs) -> Result<(), String> {
     let sprt = (!args.sprt.is_empty())
         .then(|| Sprt::parse(&args.sprt))
         .transpose()?;
-    print!("{}", summarize_records(&records, sprt)?.report());
-    Ok(())
+    let report = summarize_records(&records, sprt)?.report();
+    io::stdout()
+        .lock()
+        .write_all(report.as_bytes())
+        .map_err(|error| format!("cannot write the summary: {error}"))
 }
