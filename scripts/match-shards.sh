@@ -18,7 +18,8 @@
 #
 # TERNION names the ternion binary (default: target/release/ternion of this checkout).
 # Everything after `--` goes to `ternion match` as it is; the records are
-# <dir>/records-<i>-of-<n>.txt and each shard's summary <dir>/summary-<i>-of-<n>.txt.
+# <dir>/records-<i>-of-<n>.txt and each shard's summary <dir>/summary-<i>-of-<n>.txt (with
+# `local`, each shard's progress lines go to <dir>/progress-<i>-of-<n>.log).
 set -euo pipefail
 
 ternion="${TERNION:-$(cd "$(dirname "$0")/.." && pwd)/target/release/ternion}"
@@ -65,8 +66,9 @@ case "$command" in
         [ "${1:-}" = "--" ] || usage
         shift
         pids=()
+        mkdir -p "$dir"
         for ((i = 0; i < count; i++)); do
-            run_shard "$i/$count" "$dir" "$@" 2> "$dir.shard-$i.log" &
+            run_shard "$i/$count" "$dir" "$@" 2> "$dir/progress-$i-of-$count.log" &
             pids+=("$!")
         done
         for pid in "${pids[@]}"; do

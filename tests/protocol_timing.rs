@@ -5,7 +5,8 @@
 //!
 //! prints, as median and maximum: process start to `ugiok`; `isready` answered during a
 //! search; `stop` to `bestmove`, and `stop` to the last line of `go perft` and `bench`; and
-//! how far `go movetime 100` goes past 100 ms.
+//! how far `go movetime 100` goes past 100 ms. The search figures are given for 1 thread,
+//! one per core and two per core (every core busy, and more threads than cores).
 
 mod common;
 
@@ -38,19 +39,11 @@ fn protocol_latencies() {
     println!("start to ugiok: {}", summary(to_ugiok));
 
     let mut engine = Engine::start(&[]);
-    let (mut isready, mut stop) = (Vec::new(), Vec::new());
-    for _ in 0..1_000 {
-        engine.send("go infinite");
-        thread::sleep(Duration::from_millis(5));
-        let sent = Instant::now();
-        engine.send("isready");
-        isready.push(engine.wait_for("readyok") - sent);
-        let sent = Instant::now();
-        engine.send("stop");
-        stop.push(engine.wait_for("bestmove") - sent);
+    let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    for threads in [1, cores, 2 * cores] {
+        search_latencies(&mut engine, threads);
     }
-    println!("isready during a search: {}", summary(isready));
-    println!("stop to bestmove: {}", summary(stop));
+    engine.send("setoption name Threads value 1");
 
     for (work, last) in [("go perft 12", "Nodes searched"), ("bench 30", "")] {
         let mut stopped = Vec::new();
@@ -75,6 +68,29 @@ fn protocol_latencies() {
         println!("stop to the end of {work}: {}", summary(stopped));
     }
 
+    engine.quit();
+}
+
+/// `isready` and `stop` during a search, and the overrun of `go movetime 100`, on
+/// `threads` search threads.
+fn search_latencies(engine: &mut Engine, threads: usize) {
+    engine.send(&format!("setoption name Threads value {threads}"));
+    let (mut isready, mut stop) = (Vec::new(), Vec::new());
+    for _ in 0..1_000 {
+        engine.send("go infinite");
+        thread::sleep(Duration::from_millis(5));
+        let sent = Instant::now();
+        engine.send("isready");
+        isready.push(engine.wait_for("readyok") - sent);
+        let sent = Instant::now();
+        engine.send("stop");
+        stop.push(engine.wait_for("bestmove") - sent);
+    }
+    println!(
+        "{threads} threads: isready during a search: {}",
+        summary(isready)
+    );
+    println!("{threads} threads: stop to bestmove: {}", summary(stop));
     let mut overrun = Vec::new();
     for _ in 0..100 {
         let sent = Instant::now();
@@ -82,6 +98,8 @@ fn protocol_latencies() {
         let elapsed = engine.wait_for("bestmove") - sent;
         overrun.push(elapsed.saturating_sub(Duration::from_millis(100)));
     }
-    println!("go movetime 100, time past 100 ms: {}", summary(overrun));
-    engine.quit();
+    println!(
+        "{threads} threads: go movetime 100, time past 100 ms: {}",
+        summary(overrun)
+    );
 }
