@@ -31,3 +31,28 @@ fn every_variant_passes_the_conformance_suite() {
         eprintln!("{variant}: {positions} positions checked");
     }
 }
+
+struct FeatureNames;
+
+impl GameVisitor for FeatureNames {
+    type Output = Vec<String>;
+    fn visit<G: GameText>(self) -> Vec<String> {
+        assert_eq!(G::weights().len(), G::feature_count(), "{}", G::VARIANT);
+        (0..G::feature_count()).map(G::feature_name).collect()
+    }
+}
+
+#[test]
+fn every_feature_has_one_weight_and_a_name_of_its_own() {
+    for variant in Variant::ALL {
+        let names = variant.dispatch(FeatureNames);
+        let unique: std::collections::HashSet<&String> = names.iter().collect();
+        assert_eq!(unique.len(), names.len(), "{variant}: {names:?}");
+        assert!(
+            names
+                .iter()
+                .all(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')),
+            "{variant}: {names:?}"
+        );
+    }
+}

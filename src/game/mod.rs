@@ -22,6 +22,7 @@
 mod bits;
 pub mod egaraguti;
 mod error;
+pub mod features;
 pub mod lerontenin;
 pub mod lielow;
 pub mod perft;
@@ -33,6 +34,7 @@ use std::hash::Hash;
 
 pub use bits::BitSet;
 pub use error::{MoveError, PositionError};
+pub use features::Features;
 pub use variant::{GameVisitor, Variant};
 
 /// One of the two players. `P1` moves first from every start position.
@@ -185,8 +187,9 @@ pub trait Game: Clone + Eq + Debug + Send + 'static {
     }
 }
 
-/// Text forms of a game: the position string and the move notation.
-pub trait GameText: Game {
+/// Text forms of a game: the position string and the move notation. Every game with text
+/// forms also lists its evaluation's features, for the tuner.
+pub trait GameText: Game + Features {
     /// The variant this type plays.
     const VARIANT: Variant;
 

@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 
+use ternion::game::features::feature_values;
 use ternion::game::{Game, GameText, MoveError};
 
 /// Plays `playouts` random games from the start position (seeds `seed..seed + playouts`),
@@ -18,7 +19,9 @@ use ternion::game::{Game, GameText, MoveError};
 ///   restores the exact state;
 /// - in a game with null-move pruning, the null move passes the turn (hash included) and
 ///   its unmake restores the exact state;
-/// - the outcome is a pure function of the state (a clone agrees).
+/// - the outcome is a pure function of the state (a clone agrees);
+/// - while the game is in play, the evaluation is the weighted sum of the features the
+///   tuner reads, with the weights the game plays with.
 ///
 /// Returns the number of positions checked. Failures name the seed and ply.
 pub fn check_random_playouts<G: GameText>(seed: u64, playouts: u64, max_plies: usize) -> u64 {
@@ -63,6 +66,16 @@ fn check_position<G: GameText>(game: &G, moves: &[G::Move], at: &str) {
         game.outcome()
     );
     assert_eq!(game.clone().outcome(), game.outcome(), "{at}: outcome");
+    if game.outcome().is_none() {
+        let features = feature_values(game);
+        assert_eq!(
+            features.len(),
+            G::weights().len(),
+            "{at}: one weight a feature"
+        );
+        let sum: i32 = features.iter().zip(G::weights()).map(|(f, w)| f * w).sum();
+        assert_eq!(game.evaluate(), sum, "{at}: evaluation of {features:?}");
+    }
     assert_eq!(game.count_moves(), moves.len() as u64, "{at}: count_moves");
 
     let unique: HashSet<_> = moves.iter().collect();

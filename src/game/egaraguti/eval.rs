@@ -1,55 +1,110 @@
-//! Egara-guti's static evaluation and its notion of a tactical move.
+//! Egara-guti's static evaluation, as a weighted sum of features, and its notion of a
+//! tactical move.
 //!
-//! Terms, each as (side to move) minus (opponent):
+//! Features, each as (side to move) minus (opponent) unless said otherwise:
 //! - men: the count decides the game at its end, so each man weighs most;
-//! - mobility: steps available, a small bonus each (a side without moves loses);
-//! - exposure: men an enemy man could leap over right now, a penalty each;
-//! - centre: men on the apex and the two rank lines around it, which reach both triangles.
+//! - steps: steps available (a side without moves loses);
+//! - exposed, for each side apart: the side to move's men an enemy man could leap over, and
+//!   the enemy men the side to move can leap over now (captures are compulsory, so the side
+//!   to move takes first);
+//! - tempo: 1 for the side to move;
+//! - men by the 40-ply counter: the men's difference times the plies since the last capture,
+//!   for a lead that the 40-ply rule is about to cash;
+//! - points: a man on each point, the board folded left to right and seen from each player's
+//!   own base, so that both players' tables are the same.
+//!
+//! The weights are in `weights.rs`.
 
-use super::board::{JUMPABLE, LEAP_TO, NEIGHBOURS};
+use super::board::{JUMPABLE, LEAP_TO, NEIGHBOURS, NO_POINT, POINTS};
 use super::{EgaraGuti, EgaraMove, bit};
+use crate::game::features::FeatureSink;
 use crate::game::{BitSet, Player};
 
-const MAN: i32 = 100;
-const STEP: i32 = 4;
-const EXPOSED: i32 = 25;
-const APEX: i32 = 8;
-const NEAR_APEX: i32 = 4;
-const TEMPO: i32 = 5;
+const MEN: usize = 0;
+const STEPS: usize = 1;
+const EXPOSED_OWN: usize = 2;
+const EXPOSED_ENEMY: usize = 3;
+const TEMPO: usize = 4;
+const MEN_BY_COUNTER: usize = 5;
+const POINT_CLASSES: usize = 6;
+/// The number of features.
+pub(super) const FEATURE_COUNT: usize = POINT_CLASSES + CLASS_NAMES.len();
 
-/// d3 e3 f3 and d5 e5 f5.
-const NEAR_APEX_POINTS: u32 = 0b111 << 8 | 0b111 << 12;
-/// e4.
-const APEX_POINT: u32 = 1 << 11;
+/// The class of each point seen from White's base (left and right folded together); Black
+/// sees point `p` as White sees point `22 - p`.
+const CLASS: [u8; POINTS] = [
+    0, 1, 2, 1, 0, // a1 c1 e1 g1 i1
+    3, 4, 3, // c2 e2 g2
+    5, 6, 5, // d3 e3 f3
+    7, // e4
+    8, 9, 8, // d5 e5 f5
+    10, 11, 10, // c6 e6 g6
+    12, 13, 14, 13, 12, // a7 c7 e7 g7 i7
+];
+
+/// Each class by its left-hand point, seen from the player's own base.
+const CLASS_NAMES: [&str; 15] = [
+    "a1", "c1", "e1", "c2", "e2", "d3", "e3", "e4", "d5", "e5", "c6", "e6", "a7", "c7", "e7",
+];
+
+/// The name of feature `index`.
+pub(super) fn feature_name(index: usize) -> String {
+    match index {
+        MEN => "men".into(),
+        STEPS => "steps".into(),
+        EXPOSED_OWN => "exposed_own".into(),
+        EXPOSED_ENEMY => "exposed_enemy".into(),
+        TEMPO => "tempo".into(),
+        MEN_BY_COUNTER => "men_by_counter".into(),
+        i => format!("point_{}", CLASS_NAMES[i - POINT_CLASSES]),
+    }
+}
 
 impl EgaraGuti {
-    pub(super) fn static_eval(&self) -> i32 {
+    pub(super) fn eval_features<S: FeatureSink + ?Sized>(&self, sink: &mut S) {
         let us = self.side;
-        self.side_score(us) - self.side_score(us.opponent()) + TEMPO
+        let them = us.opponent();
+        sink.add(TEMPO, 1);
+        let men =
+            self.men[us.index()].count_ones() as i32 - self.men[them.index()].count_ones() as i32;
+        sink.add(MEN_BY_COUNTER, men * self.quiet_plies as i32);
+        self.side_features(us, 1, sink);
+        self.side_features(them, -1, sink);
+        sink.add(EXPOSED_OWN, self.exposed(us));
+        sink.add(EXPOSED_ENEMY, self.exposed(them));
     }
 
-    fn side_score(&self, player: Player) -> i32 {
+    /// Adds `player`'s own features, counted `sign` times (1 for the side to move).
+    fn side_features<S: FeatureSink + ?Sized>(&self, player: Player, sign: i32, sink: &mut S) {
+        let own = self.men[player.index()];
+        let empty = self.empty_points();
+        let mut steps = 0;
+        for point in own.squares() {
+            steps += (NEIGHBOURS[point] & empty).count_ones() as i32;
+            let seen = match player {
+                Player::P1 => point,
+                Player::P2 => POINTS - 1 - point,
+            };
+            sink.add(POINT_CLASSES + CLASS[seen] as usize, sign);
+        }
+        sink.add(MEN, sign * own.count_ones() as i32);
+        sink.add(STEPS, sign * steps);
+    }
+
+    /// The men of `player` that an enemy man stands next to on a line, with the point beyond
+    /// them on that line empty: men the enemy could leap over.
+    fn exposed(&self, player: Player) -> i32 {
         let own = self.men[player.index()];
         let enemy = self.men[player.opponent().index()];
         let empty = self.empty_points();
-        let steps: u32 = own
-            .squares()
-            .map(|p| (NEIGHBOURS[p] & empty).count_ones())
-            .sum();
-        // An own man is exposed when an enemy man stands next to it on a line and the point
-        // beyond it, on the same line, is empty.
-        let exposed = own
-            .squares()
+        own.squares()
             .filter(|&man| {
                 (JUMPABLE[man] & enemy).squares().any(|attacker| {
                     let to = LEAP_TO[attacker][man];
-                    to != super::board::NO_POINT && empty & bit(to as usize) != 0
+                    to != NO_POINT && empty & bit(to as usize) != 0
                 })
             })
-            .count() as i32;
-        own.count_ones() as i32 * MAN + steps as i32 * STEP - exposed * EXPOSED
-            + (own & APEX_POINT).count_ones() as i32 * APEX
-            + (own & NEAR_APEX_POINTS).count_ones() as i32 * NEAR_APEX
+            .count() as i32
     }
 
     pub(super) fn captures(mv: EgaraMove) -> bool {

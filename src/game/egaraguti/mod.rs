@@ -13,12 +13,14 @@ pub mod board;
 mod diagram;
 mod eval;
 mod text;
+mod weights;
 
 use std::sync::LazyLock;
 
 use self::board::{ALL_POINTS, JUMPABLE, LEAP_TO, NEIGHBOURS, POINTS};
+use super::features::FeatureSink;
 use super::zobrist::fill_keys;
-use super::{BitSet, Game, Outcome, Player};
+use super::{BitSet, Features, Game, Outcome, Player};
 
 /// Plies without a capture after which the game ends and the men are counted.
 pub const QUIET_PLY_LIMIT: u32 = 40;
@@ -283,6 +285,24 @@ fn extend_chain<F: FnMut(EgaraMove)>(
     }
 }
 
+impl Features for EgaraGuti {
+    fn feature_count() -> usize {
+        eval::FEATURE_COUNT
+    }
+
+    fn feature_name(index: usize) -> String {
+        eval::feature_name(index)
+    }
+
+    fn weights() -> &'static [i32] {
+        &weights::WEIGHTS
+    }
+
+    fn features<S: FeatureSink + ?Sized>(&self, sink: &mut S) {
+        self.eval_features(sink);
+    }
+}
+
 impl Game for EgaraGuti {
     // Late move reductions reach 3 plies deeper in 1 s but gained nothing: +0.0 Elo
     // [-16.1, +16.1] over 360 games at 1+0.01 (80% drawn), SPRT H0.
@@ -402,7 +422,7 @@ impl Game for EgaraGuti {
     }
 
     fn evaluate(&self) -> i32 {
-        self.static_eval()
+        crate::game::features::weighted_sum(self, &weights::WEIGHTS)
     }
 
     /// Games last about 50 plies from the start (self-play at 1 s + 10 ms); the last men

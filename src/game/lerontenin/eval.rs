@@ -1,4 +1,5 @@
-//! Lerontenin's static evaluation and its notion of a tactical move.
+//! Lerontenin's static evaluation, as a weighted sum of features, and its notion of a
+//! tactical move.
 //!
 //! The race is counted in turns, not squares. A side finishes no sooner than the total of
 //! the moves its pieces still need (one piece moves per turn), and no sooner than its slowest
@@ -7,7 +8,7 @@
 //! (opponent):
 //! - turns needed: the larger of those two bounds, with the total of moves as a small second
 //!   term so that every move forward counts; each piece's moves and turns are the exact
-//!   minima of [`race`], divisions included;
+//!   minima of [`race`], divisions included (two features: the turns, and the moves);
 //! - send-back threat: the best capture the side can make, counted as the moves and squares
 //!   it would cost the opponent, by an attacker that gets its turn before its victims can
 //!   leave (free now, or thawing sooner);
@@ -17,34 +18,58 @@
 //!   square total, where every finished part counts 98: most games between fair players end
 //!   so, and the side with more parts wins them whoever stands in front. So a division splits
 //!   into the parts that will get stuck and split again, at the cost of a few moves of the
-//!   race.
+//!   race;
+//! - tempo: 1 for the side to move;
+//! - freezes: the pieces frozen, and the turns of freeze they have left.
+//!
+//! The send-back threat counts the moves and squares a capture costs by fixed rates, and the
+//! exposure is taken in quarters: each is one feature. The weights are in `weights.rs`.
 
 use super::army::{Army, END, Piece};
 use super::race;
 use super::{Lerontenin, LeronteninMove};
 use crate::game::Player;
+use crate::game::features::FeatureSink;
 
-/// One turn of the race.
-const TURN: i32 = 30;
-/// One move still needed, beyond what the turns count.
-const MOVE: i32 = 8;
-const THREAT_PIECE: i32 = TURN;
+const PARTS: usize = 0;
+const TURNS: usize = 1;
+const MOVES: usize = 2;
+const THREAT: usize = 3;
+const SAFETY: usize = 4;
+const TEMPO: usize = 5;
+const FROZEN: usize = 6;
+const FREEZE_TURNS: usize = 7;
+/// The features' names, in their order.
+pub(super) const FEATURE_NAMES: [&str; 8] = [
+    "parts",
+    "turns_needed",
+    "moves_needed",
+    "send_back_threat",
+    "safety_quarters",
+    "tempo",
+    "frozen_pieces",
+    "freeze_turns",
+];
+
+/// What a send-back costs the victim: a move for the piece (about a turn of the race), and
+/// a little for each square.
+const THREAT_PIECE: i32 = 30;
 const THREAT_SQUARE: i32 = 2;
-const TEMPO: i32 = 20;
+/// The exposure is counted in these units.
 const EXPOSURE_DIVISOR: i32 = 4;
-/// One more finished part than the opponent: the verdict of any cycle, worth more than a
-/// lead of many turns in the race.
-const PART: i32 = 1000;
 
 impl Lerontenin {
-    pub(super) fn static_eval(&self) -> i32 {
+    pub(super) fn eval_features<S: FeatureSink + ?Sized>(&self, sink: &mut S) {
         let us = self.core.side;
         let them = us.opponent();
-        let threat = |player: Player| self.best_send_back(player);
-        let exposure = |player: Player| self.exposure(player);
-        self.side_score(us) - self.side_score(them) + threat(us) - threat(them)
-            + (exposure(them) - exposure(us)) / EXPOSURE_DIVISOR
-            + TEMPO
+        sink.add(TEMPO, 1);
+        self.side_features(us, 1, sink);
+        self.side_features(them, -1, sink);
+        sink.add(THREAT, self.best_send_back(us) - self.best_send_back(them));
+        sink.add(
+            SAFETY,
+            (self.exposure(them) - self.exposure(us)) / EXPOSURE_DIVISOR,
+        );
     }
 
     /// The fewest moves `player`'s pieces need, all together, to finish.
@@ -63,18 +88,23 @@ impl Lerontenin {
             .sum()
     }
 
-    /// The race (turns and moves still needed) and the most finished parts the pieces can
-    /// still become, finished ones included, in one pass over the army.
-    fn side_score(&self, player: Player) -> i32 {
+    /// The race (turns and moves still needed), the most finished parts the pieces can
+    /// still become, finished ones included, and the freezes, in one pass over the army,
+    /// counted `sign` times (1 for the side to move).
+    fn side_features<S: FeatureSink + ?Sized>(&self, player: Player, sign: i32, sink: &mut S) {
         let army = self.army(player);
         let mut total_moves = 0;
         let mut slowest = 0;
         let mut parts = 0;
+        let mut frozen = 0;
+        let mut freeze_turns = 0;
         for piece in army.pieces() {
             if piece.finished() {
                 parts += 1;
                 continue;
             }
+            frozen += (piece.freeze > 0) as i32;
+            freeze_turns += piece.freeze as i32;
             let (moves, turns, most_parts) = if piece.label.is_single() {
                 let count = army.single_moves;
                 (
@@ -93,7 +123,11 @@ impl Lerontenin {
             slowest = slowest.max(piece.freeze as i32 + turns as i32);
             parts += most_parts as i32;
         }
-        parts * PART - (total_moves.max(slowest) * TURN + total_moves * MOVE)
+        sink.add(PARTS, sign * parts);
+        sink.add(TURNS, sign * total_moves.max(slowest));
+        sink.add(MOVES, sign * total_moves);
+        sink.add(FROZEN, sign * frozen);
+        sink.add(FREEZE_TURNS, sign * freeze_turns);
     }
 
     /// The most `player` could cost the opponent with one forward move: each piece thrown

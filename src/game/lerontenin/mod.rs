@@ -15,12 +15,14 @@ mod diagram;
 mod eval;
 mod race;
 mod text;
+mod weights;
 
 use std::sync::LazyLock;
 
 use self::army::{Army, END, HEP, LABEL_IDS, Label, Piece};
+use super::features::FeatureSink;
 use super::zobrist::fill_keys;
-use super::{BitSet, Game, Outcome, Player};
+use super::{BitSet, Features, Game, Outcome, Player};
 
 /// The descending-sequence counter that draws the game: H X P Q T D S in a row.
 const DESCENT_COMPLETE: u8 = 7;
@@ -352,6 +354,24 @@ impl Lerontenin {
     }
 }
 
+impl Features for Lerontenin {
+    fn feature_count() -> usize {
+        eval::FEATURE_NAMES.len()
+    }
+
+    fn feature_name(index: usize) -> String {
+        eval::FEATURE_NAMES[index].into()
+    }
+
+    fn weights() -> &'static [i32] {
+        &weights::WEIGHTS
+    }
+
+    fn features<S: FeatureSink + ?Sized>(&self, sink: &mut S) {
+        self.eval_features(sink);
+    }
+}
+
 impl Game for Lerontenin {
     // Late move reductions reach a ply deeper in 1 s, but the match did not show a gain:
     // +17.2 Elo [-2.1, +36.7] after 788 games at 1+0.01, LLR 1.48 of 2.94, undecided.
@@ -556,7 +576,7 @@ impl Game for Lerontenin {
     }
 
     fn evaluate(&self) -> i32 {
-        self.static_eval()
+        crate::game::features::weighted_sum(self, &weights::WEIGHTS)
     }
 
     /// Twice the moves the side to move's pieces still need by the fastest splits (one

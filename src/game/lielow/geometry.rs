@@ -47,6 +47,8 @@ pub trait Geometry: Copy + Debug + Eq + Hash + Send + Sync + 'static {
     /// Whether the search tests positions of this board with a null move: kept where a
     /// match showed a gain (8x8: +18.5 Elo over 1,500 games; 9x9: +2.1 over 1,000, none).
     const NULL_MOVE: bool;
+    /// The evaluation's weights on this board (see `weights.rs`).
+    const WEIGHTS: &'static [i32];
     /// The move tables of this board.
     fn tables() -> &'static Tables<Self::Bits>;
 }
@@ -73,6 +75,7 @@ impl Geometry for Board8 {
     const N: usize = 8;
     const VARIANT: Variant = Variant::Lielow;
     const NULL_MOVE: bool = true;
+    const WEIGHTS: &'static [i32] = &super::weights::BOARD8;
     type Bits = u64;
 
     #[inline]
@@ -85,6 +88,7 @@ impl Geometry for Board9 {
     const N: usize = 9;
     const VARIANT: Variant = Variant::Lielow9;
     const NULL_MOVE: bool = false;
+    const WEIGHTS: &'static [i32] = &super::weights::BOARD9;
     type Bits = u128;
 
     #[inline]

@@ -12,13 +12,15 @@ mod diagram;
 mod eval;
 pub mod geometry;
 mod text;
+mod weights;
 
 use std::marker::PhantomData;
 use std::sync::LazyLock;
 
 use self::geometry::{Board8, Board9, Geometry, MAX_SIDE, MAX_SQUARES};
+use super::features::FeatureSink;
 use super::zobrist::fill_keys;
-use super::{BitSet, Game, Outcome, Player};
+use super::{BitSet, Features, Game, Outcome, Player};
 
 /// Lielow on the 8x8 board.
 pub type Lielow8 = Lielow<Board8>;
@@ -245,6 +247,24 @@ impl<G: Geometry> Lielow<G> {
     }
 }
 
+impl<G: Geometry> Features for Lielow<G> {
+    fn feature_count() -> usize {
+        Self::LAYOUT.count()
+    }
+
+    fn feature_name(index: usize) -> String {
+        Self::LAYOUT.name(index)
+    }
+
+    fn weights() -> &'static [i32] {
+        G::WEIGHTS
+    }
+
+    fn features<S: FeatureSink + ?Sized>(&self, sink: &mut S) {
+        self.eval_features(sink);
+    }
+}
+
 impl<G: Geometry> Game for Lielow<G> {
     type Move = LielowMove;
     type Undo = LielowUndo;
@@ -394,7 +414,7 @@ impl<G: Geometry> Game for Lielow<G> {
     }
 
     fn evaluate(&self) -> i32 {
-        self.static_eval()
+        crate::game::features::weighted_sum(self, G::WEIGHTS)
     }
 
     /// Games last about 40 plies from the start (self-play at 1 s + 10 ms); fewer stacks,
