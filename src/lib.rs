@@ -12,6 +12,7 @@
 //! - [`protocol`]: the text protocol: commands, the daemon's state, the serve loop;
 //! - [`bench`]: the fixed search workload whose node count signs the search's behaviour;
 //! - [`arena`]: engine-vs-engine matches between child processes, refereed by the rules;
+//! - [`tune`]: self-play data and the tuner that fits the evaluation's weights to it;
 //! - [`printable`]: untrusted text made safe to echo in a one-line reply.
 #![forbid(unsafe_code)]
 
@@ -22,3 +23,4 @@ pub mod game;
 pub mod printable;
 pub mod protocol;
 pub mod search;
+pub mod tune;

@@ -57,6 +57,16 @@ enum Command {
     /// ratio, results by colour, average length, the SPRT state with --sprt, and every game
     /// lost other than by the rules). The first engine is the one playing p1 in game 1.
     Stats(cli::stats::StatsArgs),
+    /// Play the engine against itself and write quiet positions with the games' results.
+    ///
+    /// Prints "<result> <position>" lines (the result from the first player's side: 1, 0 or
+    /// 0.5) to --out or stdout, and progress on stderr. The data of `ternion tune`.
+    Selfplay(cli::selfplay::SelfplayArgs),
+    /// Fit a variant's evaluation weights to self-play data.
+    ///
+    /// Prints the errors before and after, each feature's weight before and after, and the
+    /// new table as Rust source for the game's weights.rs. Progress goes to stderr.
+    Tune(cli::tune::TuneArgs),
 }
 
 /// Serves the protocol, starting with `variant`, answering `go` as `play` says.
@@ -92,6 +102,8 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => cli::bench::run(&args),
         Some(Command::Match(args)) => cli::arena::run(&args),
         Some(Command::Stats(args)) => cli::stats::run(&args),
+        Some(Command::Selfplay(args)) => cli::selfplay::run(&args),
+        Some(Command::Tune(args)) => cli::tune::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

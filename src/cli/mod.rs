@@ -5,7 +5,9 @@ pub mod arena;
 pub mod bench;
 pub mod perft;
 mod position;
+pub mod selfplay;
 pub mod stats;
+pub mod tune;
 
 use std::process::ExitCode;
 

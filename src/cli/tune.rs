@@ -1,0 +1,85 @@
+//! `ternion tune`: fits a variant's evaluation weights to self-play data (see
+//! `ternion::tune::texel`) and prints the new table.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+use ternion::game::Variant;
+use ternion::tune::texel::{TuneConfig, tune};
+
+#[derive(Debug, Args)]
+pub struct TuneArgs {
+    /// The variant: lielow (8x8), lielow9 (9x9), egaraguti or lerontenin.
+    variant: String,
+    /// Files written by `ternion selfplay` for this variant.
+    #[arg(long, required = true, num_args = 1.., value_name = "FILE")]
+    data: Vec<PathBuf>,
+    /// Gradient steps at most.
+    #[arg(long, default_value_t = 3000)]
+    iterations: u32,
+    /// Hold out every n-th position to check the fit on (10: a tenth).
+    #[arg(long, default_value_t = 10, value_name = "N", value_parser = clap::value_parser!(u32).range(2..))]
+    hold_out_every: u32,
+    /// The size of a step (Adam's), in evaluation units.
+    #[arg(long, default_value_t = 1.0)]
+    step: f64,
+}
+
+/// The name of each variant's table in its game's `weights.rs`.
+fn table_name(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Lielow => "BOARD8",
+        Variant::Lielow9 => "BOARD9",
+        Variant::Egaraguti | Variant::Lerontenin => "WEIGHTS",
+    }
+}
+
+/// Runs the command; `Err` carries the one-line message for stderr.
+pub fn run(args: &TuneArgs) -> Result<(), String> {
+    let variant: Variant = args.variant.parse().map_err(|e| format!("{e}"))?;
+    if !(args.step > 0.0 && args.step.is_finite()) {
+        return Err(format!("the step must be above 0, not {}", args.step));
+    }
+    let mut text = String::new();
+    for path in &args.data {
+        text.push_str(
+            &std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+        );
+        text.push('\n');
+    }
+    let config = TuneConfig {
+        variant,
+        hold_out_every: args.hold_out_every as usize,
+        iterations: args.iterations,
+        step: args.step,
+    };
+    let report = tune(&config, text.lines(), &mut |line| eprintln!("{line}"))?;
+    let mut out = io::stdout().lock();
+    let mut lines = vec![
+        format!(
+            "{} positions fitted, {} held out; K = {:.1}; kept step {}",
+            report.training, report.held_out, report.k, report.best_iteration
+        ),
+        format!(
+            "mean squared error, fitted positions: {:.6} before, {:.6} after",
+            report.training_error.0, report.training_error.1
+        ),
+        format!(
+            "mean squared error, held-out positions: {:.6} before, {:.6} after",
+            report.held_out_error.0, report.held_out_error.1
+        ),
+        String::new(),
+        format!("{:<24} {:>8} {:>8}", "feature", "before", "after"),
+    ];
+    for ((name, before), after) in report.names.iter().zip(&report.before).zip(&report.after) {
+        lines.push(format!("{name:<24} {before:>8} {after:>8}"));
+    }
+    lines.push(String::new());
+    lines.push(report.table(table_name(variant)));
+    for line in lines {
+        writeln!(out, "{line}").map_err(|e| format!("cannot write the result: {e}"))?;
+    }
+    Ok(())
+}
