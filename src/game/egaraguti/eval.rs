@@ -11,7 +11,10 @@
 //! - men by the 40-ply counter: the men's difference times the plies since the last capture,
 //!   for a lead that the 40-ply rule is about to cash;
 //! - points: a man on each point, the board folded left to right and seen from each player's
-//!   own base, so that both players' tables are the same.
+//!   own base, so that both players' tables are the same. The corners a1 and i1 have no
+//!   feature of their own: they are the points the others are measured from (with one
+//!   feature for every point, the points' sum would equal the men, and a fit could move
+//!   weight from one to the other for ever).
 //!
 //! The weights are in `weights.rs`.
 
@@ -26,9 +29,11 @@ const EXPOSED_OWN: usize = 2;
 const EXPOSED_ENEMY: usize = 3;
 const TEMPO: usize = 4;
 const MEN_BY_COUNTER: usize = 5;
-const POINT_CLASSES: usize = 6;
+/// The feature of point class 1, the first of the points' features; class 0 (the corners of
+/// the own base) has none.
+const FIRST_POINT: usize = 6;
 /// The number of features.
-pub(super) const FEATURE_COUNT: usize = POINT_CLASSES + CLASS_NAMES.len();
+pub(super) const FEATURE_COUNT: usize = FIRST_POINT + CLASS_NAMES.len();
 
 /// The class of each point seen from White's base (left and right folded together); Black
 /// sees point `p` as White sees point `22 - p`.
@@ -42,9 +47,10 @@ const CLASS: [u8; POINTS] = [
     12, 13, 14, 13, 12, // a7 c7 e7 g7 i7
 ];
 
-/// Each class by its left-hand point, seen from the player's own base.
-const CLASS_NAMES: [&str; 15] = [
-    "a1", "c1", "e1", "c2", "e2", "d3", "e3", "e4", "d5", "e5", "c6", "e6", "a7", "c7", "e7",
+/// Each class by its left-hand point, seen from the player's own base (class 0, a1, has no
+/// feature).
+const CLASS_NAMES: [&str; 14] = [
+    "c1", "e1", "c2", "e2", "d3", "e3", "e4", "d5", "e5", "c6", "e6", "a7", "c7", "e7",
 ];
 
 /// The name of feature `index`.
@@ -56,7 +62,7 @@ pub(super) fn feature_name(index: usize) -> String {
         EXPOSED_ENEMY => "exposed_enemy".into(),
         TEMPO => "tempo".into(),
         MEN_BY_COUNTER => "men_by_counter".into(),
-        i => format!("point_{}", CLASS_NAMES[i - POINT_CLASSES]),
+        i => format!("point_{}", CLASS_NAMES[i - FIRST_POINT]),
     }
 }
 
@@ -85,7 +91,9 @@ impl EgaraGuti {
                 Player::P1 => point,
                 Player::P2 => POINTS - 1 - point,
             };
-            sink.add(POINT_CLASSES + CLASS[seen] as usize, sign);
+            if CLASS[seen] > 0 {
+                sink.add(FIRST_POINT + CLASS[seen] as usize - 1, sign);
+            }
         }
         sink.add(MEN, sign * own.count_ones() as i32);
         sink.add(STEPS, sign * steps);

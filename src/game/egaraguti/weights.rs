@@ -1,16 +1,16 @@
 //! Egara-guti's evaluation weights, one per feature of `eval.rs` in its order. Hand-set:
 //! 100 a man, 4 a step, 25 a man that can be leapt over (either way), 5 for the move, 8 for
-//! the apex and 4 for the points on the two ranks beside it.
+//! the apex and 4 for the points on the two ranks beside it; the points are counted from the
+//! corners of the own base (a1, i1).
 
 #[rustfmt::skip]
-pub const WEIGHTS: [i32; 21] = [
+pub const WEIGHTS: [i32; 20] = [
     100, // men
     4, // steps
     -25, // exposed_own
     25, // exposed_enemy
     5, // tempo
     0, // men_by_counter
-    0, // point_a1
     0, // point_c1
     0, // point_e1
     0, // point_c2

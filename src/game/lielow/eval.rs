@@ -13,7 +13,10 @@
 //! - threats, for each side apart: enemy stacks the side to move can capture now, and its
 //!   own stacks the opponent could capture if it were its turn;
 //! - squares: a stack on each square, with the board folded left to right and seen from
-//!   each player's own side, so that both players' tables are the same.
+//!   each player's own side, so that both players' tables are the same. The corner a1 has
+//!   no feature of its own: it is the square the others are measured from (with one feature
+//!   for every square, the squares' sum would equal the heights' sum, and a fit could move
+//!   weight from one to the other for ever).
 //!
 //! Crown prospects are left to the search: the crown follows the uniquely tallest stack, so
 //! the height features already reward growing one. The weights are in `weights.rs`.
@@ -58,9 +61,10 @@ impl Layout {
     const fn threats_faced(&self) -> usize {
         self.n + 6
     }
-    /// A stack on square class `class` (folded file, relative rank).
+    /// A stack on square class `class` (folded file, relative rank), from class 1 (class
+    /// 0, the corner a1, is the reference and has no feature).
     const fn square(&self, class: usize) -> usize {
-        self.n + 7 + class
+        self.n + 6 + class
     }
 
     /// The number of square classes: half the files (rounded up) times the ranks.
@@ -98,7 +102,7 @@ impl Layout {
             i if i == self.threats_made() => "threats_made".into(),
             i if i == self.threats_faced() => "threats_faced".into(),
             i => {
-                let class = i - self.square(0);
+                let class = i - self.square(1) + 1;
                 let (rank, file) = (class / n.div_ceil(2), class % n.div_ceil(2));
                 format!("square_{}{}", (b'a' + file as u8) as char, rank + 1)
             }
@@ -127,7 +131,10 @@ impl<G: Geometry> Lielow<G> {
         for square in own.squares() {
             let height = self.height[square] as usize;
             sink.add(layout.height(height), sign);
-            sink.add(layout.square(layout.class(square, player)), sign);
+            let class = layout.class(square, player);
+            if class > 0 {
+                sink.add(layout.square(class), sign);
+            }
             let reach = tables.reach[height][square];
             mobility += (reach & !own).count() + tables.can_leave[height].has(square) as u32;
             attacked |= reach & enemy;

@@ -1,9 +1,10 @@
 //! Lielow's evaluation weights, one table per board, one weight per feature of `eval.rs`
 //! in its order. Hand-set: 100 a stack plus 12 a checker, 3 a move, 180 off for each enemy
-//! stack that could take the king, 10 for the move.
+//! stack that could take the king, 10 for the move; the squares are counted from the corner
+//! a1 of each player's own side.
 
 #[rustfmt::skip]
-pub const BOARD8: [i32; 47] = [
+pub const BOARD8: [i32; 46] = [
     112, // height_1
     124, // height_2
     136, // height_3
@@ -19,7 +20,6 @@ pub const BOARD8: [i32; 47] = [
     0, // king_edge
     0, // threats_made
     0, // threats_faced
-    0, // square_a1
     0, // square_b1
     0, // square_c1
     0, // square_d1
@@ -54,7 +54,7 @@ pub const BOARD8: [i32; 47] = [
 ];
 
 #[rustfmt::skip]
-pub const BOARD9: [i32; 61] = [
+pub const BOARD9: [i32; 60] = [
     112, // height_1
     124, // height_2
     136, // height_3
@@ -71,7 +71,6 @@ pub const BOARD9: [i32; 61] = [
     0, // king_edge
     0, // threats_made
     0, // threats_faced
-    0, // square_a1
     0, // square_b1
     0, // square_c1
     0, // square_d1
