@@ -23,7 +23,7 @@ pub mod tt;
 mod worker;
 
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub use self::limits::{Clock, Deadlines, Limits};
 pub use self::score::Score;
@@ -45,6 +45,33 @@ pub struct Info<M> {
     /// Which line this is (1 = best) when several root moves are analysed (MultiPV).
     pub multipv: Option<u32>,
     pub pv: Vec<M>,
+}
+
+impl<M: Clone> Info<M> {
+    /// The report of `result` (an iteration of `depth`, its line and score) after `nodes`
+    /// nodes, searched since `started`.
+    fn report(
+        result: &SearchResult<M>,
+        depth: u32,
+        seldepth: u32,
+        nodes: u64,
+        started: Instant,
+        hashfull: u32,
+        multipv: Option<u32>,
+    ) -> Self {
+        let time = started.elapsed();
+        Info {
+            depth,
+            seldepth: seldepth.max(depth),
+            score: result.score,
+            nodes,
+            nps: (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
+            time,
+            hashfull,
+            multipv,
+            pv: result.pv.clone(),
+        }
+    }
 }
 
 /// What a search is told from outside while it runs.

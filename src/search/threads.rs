@@ -229,19 +229,15 @@ impl<G: Game> Searcher<G> {
                 .max_by_key(|found| found.depth);
             if let Some(found) = deepest.filter(|found| found.depth > best.depth) {
                 best = found;
-                let time = started.elapsed();
-                let nodes = self.counts.total();
-                on_info(&Info {
-                    depth: best.depth,
-                    seldepth: best.depth,
-                    score: best.score,
-                    nodes,
-                    nps: (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
-                    time,
-                    hashfull: self.table.hashfull(),
-                    multipv: None,
-                    pv: best.pv.clone(),
-                });
+                on_info(&Info::report(
+                    &best,
+                    best.depth,
+                    best.depth,
+                    self.counts.total(),
+                    started,
+                    self.table.hashfull(),
+                    None,
+                ));
             }
         }
         best.nodes = self.counts.total();

@@ -287,19 +287,15 @@ impl<G: Game> Worker<G> {
         multipv: Option<u32>,
         started: Instant,
     ) -> Info<G::Move> {
-        let time = started.elapsed();
-        let nodes = self.total_nodes();
-        Info {
+        Info::report(
+            result,
             depth,
-            seldepth: (self.seldepth as u32).max(depth),
-            score: result.score,
-            nodes,
-            nps: (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
-            time,
-            hashfull: self.table.hashfull(),
+            self.seldepth as u32,
+            self.total_nodes(),
+            started,
+            self.table.hashfull(),
             multipv,
-            pv: result.pv.clone(),
-        }
+        )
     }
 
     /// Counts a node; every `POLL_INTERVAL` nodes, looks at the stop flag, the ponder flag
