@@ -12,6 +12,7 @@
 //! - [`protocol`]: the text protocol: commands, the daemon's state, the serve loop;
 //! - [`bench`]: the fixed search workload whose node count signs the search's behaviour;
 //! - [`arena`]: engine-vs-engine matches between child processes, refereed by the rules;
+//! - [`tables`]: Egara-guti's exact tables: the retrograde solver, the files, the probe;
 //! - [`tune`]: self-play data and the tuner that fits the evaluation's weights to it;
 //! - [`printable`]: untrusted text made safe to echo in a one-line reply.
 #![forbid(unsafe_code)]
@@ -23,4 +24,5 @@ pub mod game;
 pub mod printable;
 pub mod protocol;
 pub mod search;
+pub mod tables;
 pub mod tune;

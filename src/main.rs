@@ -67,6 +67,11 @@ enum Command {
     /// Prints the errors before and after, each feature's weight before and after, and the
     /// new table as Rust source for the game's weights.rs. Progress goes to stderr.
     Tune(cli::tune::TuneArgs),
+    /// Build or probe Egara-guti's exact tables (every position of a few men, solved).
+    ///
+    /// `tables build egaraguti --men K --dir D` solves every level of at most K men, fewest
+    /// first, resumable; `tables probe egaraguti --fen F --dir D` prints a position's value.
+    Tables(cli::tables::TablesArgs),
 }
 
 /// Serves the protocol, starting with `variant`, answering `go` as `play` says.
@@ -104,6 +109,7 @@ fn main() -> ExitCode {
         Some(Command::Stats(args)) => cli::stats::run(&args),
         Some(Command::Selfplay(args)) => cli::selfplay::run(&args),
         Some(Command::Tune(args)) => cli::tune::run(&args),
+        Some(Command::Tables(args)) => cli::tables::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

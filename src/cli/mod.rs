@@ -7,6 +7,7 @@ pub mod perft;
 mod position;
 pub mod selfplay;
 pub mod stats;
+pub mod tables;
 pub mod tune;
 
 use std::process::ExitCode;

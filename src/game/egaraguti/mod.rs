@@ -154,7 +154,7 @@ const fn bit(point: usize) -> u32 {
 
 impl EgaraGuti {
     /// A position with the given men and counters, its history starting there.
-    fn from_parts(men: [u32; 2], side: Player, quiet_plies: u32, fullmove: u32) -> Self {
+    pub(crate) fn from_parts(men: [u32; 2], side: Player, quiet_plies: u32, fullmove: u32) -> Self {
         let mut game = EgaraGuti {
             men,
             side,
@@ -212,15 +212,12 @@ impl EgaraGuti {
 
     /// Calls `sink` with every complete capture chain of the side to move.
     #[inline]
-    fn for_each_capture<F: FnMut(EgaraMove)>(&self, mut sink: F) {
-        let enemy = self.men[self.side.opponent().index()];
-        let empty = self.empty_points();
-        for from in self.men[self.side.index()].squares() {
-            // Most men have no enemy next to them along a line: skip the leap list.
-            if JUMPABLE[from] & enemy != 0 {
-                extend_chain(from, enemy, empty, EgaraMove::starting_at(from), &mut sink);
-            }
-        }
+    fn for_each_capture<F: FnMut(EgaraMove)>(&self, sink: F) {
+        for_each_capture_chain(
+            self.men[self.side.index()],
+            self.men[self.side.opponent().index()],
+            sink,
+        );
     }
 
     /// Whether the side to move can step or capture.
@@ -250,6 +247,19 @@ impl EgaraGuti {
     #[inline]
     fn no_moves_by_rule(&self) -> bool {
         self.men[0] == 0 || self.men[1] == 0 || self.limit_reached
+    }
+}
+
+/// Calls `sink` with every complete capture chain of the men `own` against the men `enemy`:
+/// the rules' capture generator, shared by the game and its exact tables.
+#[inline]
+pub(crate) fn for_each_capture_chain<F: FnMut(EgaraMove)>(own: u32, enemy: u32, mut sink: F) {
+    let empty = ALL_POINTS & !(own | enemy);
+    for from in own.squares() {
+        // Most men have no enemy next to them along a line: skip the leap list.
+        if JUMPABLE[from] & enemy != 0 {
+            extend_chain(from, enemy, empty, EgaraMove::starting_at(from), &mut sink);
+        }
     }
 }
 

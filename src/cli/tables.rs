@@ -1,0 +1,167 @@
+//! `ternion tables`: builds Egara-guti's exact tables and probes them (see
+//! `ternion::tables`).
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use ternion::game::egaraguti::EgaraGuti;
+use ternion::game::{Game, Variant};
+use ternion::tables::TableSet;
+use ternion::tables::build::{BuildConfig, build};
+use ternion::tables::index::MAX_MEN;
+
+use super::position::PositionArgs;
+
+#[derive(Debug, Args)]
+pub struct TablesArgs {
+    #[command(subcommand)]
+    command: TablesCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum TablesCommand {
+    /// Solve every level of at most --men men, fewest first, into --dir.
+    ///
+    /// Levels already in the directory are kept; an interrupted build goes on where it
+    /// stopped. Prints one line per level on stderr (positions, time, win/draw/loss shares,
+    /// the longest forced capture, the time left) and a summary on stdout.
+    Build(BuildArgs),
+    /// Print what the tables in --dir say of a position.
+    ///
+    /// Prints "<win|draw|loss> for the side to move", the distance to the capture or
+    /// block that decides it where stored, and whether the value is exact at the
+    /// position's 40-ply counter.
+    Probe(ProbeArgs),
+}
+
+#[derive(Debug, Args)]
+struct BuildArgs {
+    /// The variant: only egaraguti has tables.
+    variant: String,
+    /// The most men on the board, both sides together (2 to 22).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=2 * MAX_MEN as i64))]
+    men: u32,
+    /// The directory of the tables.
+    #[arg(long)]
+    dir: PathBuf,
+    /// Threads for the classification pass.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: u32,
+    /// Keep each position's distance to its deciding capture (a byte a position), so that
+    /// positions with a 40-ply counter above 0 can be read exactly.
+    #[arg(long)]
+    distances: bool,
+    /// Build only a share of the levels of --men men, as K/N (0 <= K < N): the levels
+    /// whose place in the list leaves K when divided by N. The lower tables must be there.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<(usize, usize)>,
+}
+
+#[derive(Debug, Args)]
+struct ProbeArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// The directory of the tables.
+    #[arg(long)]
+    dir: PathBuf,
+}
+
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("a shard is K/N with 0 <= K < N, not '{text}'");
+    let (index, count) = text.split_once('/').ok_or_else(bad)?;
+    let index: usize = index.trim().parse().map_err(|_| bad())?;
+    let count: usize = count.trim().parse().map_err(|_| bad())?;
+    if index >= count {
+        return Err(bad());
+    }
+    Ok((index, count))
+}
+
+fn only_egaraguti(variant: Variant) -> Result<(), String> {
+    if variant == Variant::Egaraguti {
+        Ok(())
+    } else {
+        Err(format!("only egaraguti has exact tables, not {variant}"))
+    }
+}
+
+/// Runs the command; `Err` carries the one-line message for stderr.
+pub fn run(args: &TablesArgs) -> Result<(), String> {
+    match &args.command {
+        TablesCommand::Build(args) => run_build(args),
+        TablesCommand::Probe(args) => run_probe(args),
+    }
+}
+
+fn run_build(args: &BuildArgs) -> Result<(), String> {
+    only_egaraguti(args.variant.parse().map_err(|e| format!("{e}"))?)?;
+    let config = BuildConfig {
+        dir: args.dir.clone(),
+        men: args.men as usize,
+        threads: args.threads as usize,
+        distances: args.distances,
+        shard: args.shard,
+    };
+    let done = build(&config, &mut |line| eprintln!("{line}"))?;
+    let solved: Vec<_> = done.iter().filter_map(|d| d.report.as_ref()).collect();
+    let positions: u64 = solved.iter().map(|r| r.positions).sum();
+    let seconds: f64 = solved.iter().map(|r| r.seconds).sum();
+    let longest = solved.iter().map(|r| r.longest).max().unwrap_or(0);
+    let beyond: u64 = solved.iter().map(|r| r.beyond_limit).sum();
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "{} levels, {} solved now: {positions} positions in {seconds:.1} s, longest forced capture {longest} plies, {beyond} positions beyond the 40-ply limit",
+        done.len(),
+        solved.len(),
+    )
+    .map_err(|e| format!("cannot write the summary: {e}"))
+}
+
+fn run_probe(args: &ProbeArgs) -> Result<(), String> {
+    only_egaraguti(args.position.variant()?)?;
+    let game: EgaraGuti = args.position.position()?;
+    let mut line = match game.outcome() {
+        Some(outcome) => {
+            let value = match outcome.winner() {
+                None => "draw",
+                Some(winner) if winner == game.side_to_move() => "win",
+                Some(_) => "loss",
+            };
+            format!("{value} for the side to move: the game is over")
+        }
+        None => {
+            let mut tables = TableSet::new(&args.dir);
+            let side = game.side_to_move();
+            let men = [game.men(side), game.men(side.opponent())];
+            let material = ternion::tables::index::Material {
+                mover: men[0].count_ones() as usize,
+                other: men[1].count_ones() as usize,
+            };
+            if !tables.load(material)? {
+                return Err(format!(
+                    "no table for {material} men in {}",
+                    args.dir.display()
+                ));
+            }
+            let probe = tables.probe(&game).expect("the table was loaded");
+            let mut line = format!("{} for the side to move", probe.value.name());
+            if let Some(distance) = probe.distance {
+                line.push_str(&format!(", decided within {distance} plies"));
+            }
+            if !probe.exact {
+                line.push_str(&format!(
+                    "; not exact at the counter {}: the value holds at counter 0",
+                    game.quiet_plies()
+                ));
+            }
+            line
+        }
+    };
+    line.push('\n');
+    io::stdout()
+        .lock()
+        .write_all(line.as_bytes())
+        .map_err(|e| format!("cannot write: {e}"))
+}

@@ -1,0 +1,160 @@
+//! Exact tables of Egara-guti: the value of every position with few enough men, solved by
+//! retrograde analysis, stored one file per material pair, and probed by the CLI and the
+//! search.
+//!
+//! - [`index`]: the dense index of positions with the board's four symmetries;
+//! - [`store`]: one material pair's table, in memory and on disk;
+//! - [`solve`]: the retrograde solver of one material level;
+//! - [`build`]: the resumable build of every level up to a number of men.
+//!
+//! This module owns the set of loaded tables ([`TableSet`]) and what a probe answers
+//! ([`Probe`]). Only Egara-guti is small enough to solve this way: the other games have no
+//! tables.
+
+pub mod build;
+pub mod index;
+pub mod solve;
+pub mod store;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use self::index::{Material, Men};
+use self::store::{Table, Value};
+use crate::game::Game;
+use crate::game::egaraguti::{EgaraGuti, QUIET_PLY_LIMIT};
+
+/// The tables of a directory that have been loaded.
+#[derive(Debug, Default)]
+pub struct TableSet {
+    dir: PathBuf,
+    tables: HashMap<Material, Table>,
+}
+
+/// What the tables say of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// The value for the side to move with the 40-ply counter at 0.
+    pub value: Value,
+    /// The plies the result needs before the next capture or block, where stored (0: the
+    /// men count's verdict, which holds at any counter).
+    pub distance: Option<u8>,
+    /// Whether `value` is the position's value at its own counter: always at counter 0, and
+    /// above 0 where the stored distance fits in the plies left.
+    pub exact: bool,
+}
+
+impl TableSet {
+    /// An empty set that loads from `dir`.
+    pub fn new(dir: &Path) -> TableSet {
+        TableSet {
+            dir: dir.to_path_buf(),
+            tables: HashMap::new(),
+        }
+    }
+
+    /// Every table file of `dir`, loaded and checked. Files of other names are ignored.
+    pub fn load_all(dir: &Path) -> Result<TableSet, String> {
+        let mut set = TableSet::new(dir);
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        for mover in 1..=index::MAX_MEN {
+            for other in 1..=index::MAX_MEN {
+                set.load(Material { mover, other })?;
+            }
+        }
+        Ok(set)
+    }
+
+    /// The directory the set loads from.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Loads a material pair's table from the directory unless it is loaded; `Ok(false)`
+    /// when there is no such file.
+    pub fn load(&mut self, material: Material) -> Result<bool, String> {
+        if self.tables.contains_key(&material) {
+            return Ok(true);
+        }
+        match Table::read(&self.dir, material)? {
+            Some(table) => {
+                self.tables.insert(material, table);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    /// Adds a table just solved.
+    pub fn insert(&mut self, table: Table) {
+        self.tables.insert(table.material(), table);
+    }
+
+    /// Drops the tables not in `keep`, to bound the memory of a long build.
+    pub fn retain(&mut self, keep: &[Material]) {
+        self.tables.retain(|material, _| keep.contains(material));
+    }
+
+    pub fn get(&self, material: Material) -> Option<&Table> {
+        self.tables.get(&material)
+    }
+
+    /// How many tables are loaded.
+    pub fn len(&self) -> usize {
+        self.tables.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+
+    /// The most men on the board such that every pair of that many men or fewer is loaded.
+    pub fn complete_up_to(&self) -> usize {
+        (2..=2 * index::MAX_MEN)
+            .take_while(|&total| {
+                solve::levels_of_total(total)
+                    .into_iter()
+                    .flat_map(solve::parts)
+                    .all(|m| self.tables.contains_key(&m))
+            })
+            .last()
+            .unwrap_or(0)
+    }
+
+    /// The value of a position for the side to move at counter 0: a side without men has
+    /// lost; `None` when its table is not loaded.
+    #[inline]
+    pub fn value(&self, men: Men) -> Option<Value> {
+        if men.mover == 0 {
+            return Some(Value::Loss);
+        }
+        if men.other == 0 {
+            return Some(Value::Win);
+        }
+        self.tables.get(&men.material()).map(|t| t.value(men))
+    }
+
+    /// What the tables say of a game's position, if its table is loaded. The game's own
+    /// end (a side without men or moves, the 40-ply rule) is for the caller to check first.
+    pub fn probe(&self, game: &EgaraGuti) -> Option<Probe> {
+        let side = game.side_to_move();
+        let men = Men {
+            mover: game.men(side),
+            other: game.men(side.opponent()),
+        };
+        let value = self.value(men)?;
+        let distance = self
+            .tables
+            .get(&men.material())
+            .and_then(|t| t.distance_at(index::INDEXER.index(men)));
+        let plies_left = QUIET_PLY_LIMIT.saturating_sub(game.quiet_plies());
+        let exact = game.quiet_plies() == 0
+            || value == Value::by_count(men.material())
+            || distance.is_some_and(|d| u32::from(d) <= plies_left);
+        Some(Probe {
+            value,
+            distance,
+            exact,
+        })
+    }
+}
