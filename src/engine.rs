@@ -18,6 +18,7 @@ use crate::game::{GameText, GameVisitor, Outcome, Player, PositionError, Variant
 use crate::search::baseline::{self, Play};
 use crate::search::report::info_line;
 use crate::search::{Control, Limits, RootOptions, Searcher};
+use crate::tables::TableSet;
 
 /// Where output lines go (stdout in the daemon, a buffer in tests).
 pub type Sink = Arc<dyn Fn(String) + Send + Sync>;
@@ -97,6 +98,9 @@ pub trait Session: Send {
     /// Searches with `threads` threads from now on; returns how many now search (fewer
     /// only if the system refused to start more).
     fn set_threads(&mut self, threads: usize) -> usize;
+    /// Probes these exact tables in every search from now on (`None`: none); games without
+    /// tables ignore them.
+    fn set_tables(&mut self, tables: Option<Arc<TableSet>>);
     /// Starts a search of the current position on a worker thread. It sends `info` lines
     /// and finally `bestmove <move>` to `sink`; with `flags.wait_for_stop` the best move
     /// waits for the stop flag even when the search ends by itself, and while
@@ -298,6 +302,10 @@ impl<G: GameText> Session for GameSession<G> {
 
     fn set_threads(&mut self, threads: usize) -> usize {
         self.searcher().set_threads(threads)
+    }
+
+    fn set_tables(&mut self, tables: Option<Arc<TableSet>>) {
+        self.searcher().set_tables(tables);
     }
 
     fn start_search(&mut self, job: SearchJob, flags: SearchFlags, sink: Sink) -> JoinHandle<()> {

@@ -9,6 +9,7 @@ use clap::Args;
 use ternion::game::{GameText, GameVisitor};
 use ternion::search::report::info_line;
 use ternion::search::{Limits, Searcher};
+use ternion::tables::TableSet;
 
 use super::position::PositionArgs;
 
@@ -36,6 +37,9 @@ pub struct AnalyzeArgs {
     /// Search threads (more than one makes results vary from run to run).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=ternion::search::MAX_THREADS as i64))]
     threads: u32,
+    /// Probe the exact tables in this directory (Egara-guti's, see `ternion tables`).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<std::path::PathBuf>,
     /// Print the position's diagram (as the protocol's `d` draws it) before searching.
     #[arg(long)]
     show: bool,
@@ -78,6 +82,13 @@ impl GameVisitor for Analyze<'_> {
         };
         let mut searcher = Searcher::<G>::new(args.hash.clamp(1, 4096));
         searcher.set_threads(args.threads as usize);
+        if let Some(dir) = &args.tables {
+            let tables = TableSet::load_all(dir)?;
+            if tables.is_empty() {
+                return Err(format!("no tables in {}", dir.display()));
+            }
+            searcher.set_tables(Some(std::sync::Arc::new(tables)));
+        }
         let stop = AtomicBool::new(false);
         let mut out = io::stdout().lock();
         if args.show {

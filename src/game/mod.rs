@@ -179,6 +179,13 @@ pub trait Game: Clone + Eq + Debug + Send + 'static {
     /// Takes back the null move just made by [`Game::make_null_move`].
     fn unmake_null_move(&mut self) {}
 
+    /// What the exact tables say of this position, where they know its value at its own
+    /// counters (only Egara-guti has tables; other games keep the default, `None`).
+    fn probe_tables(&self, tables: &crate::tables::TableSet) -> Option<crate::tables::Probe> {
+        let _ = tables;
+        None
+    }
+
     /// Whether `mv` (legal here) changes the material: a capture. The search tries these
     /// first and keeps searching them past its depth limit (quiescence).
     fn is_tactical(&self, mv: Self::Move) -> bool {

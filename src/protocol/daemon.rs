@@ -10,6 +10,7 @@
 //! `position ... moves`, which forfeits the game as the protocol says).
 
 use std::panic::{self, AssertUnwindSafe};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
@@ -23,6 +24,7 @@ use crate::game::{Outcome, Player, Variant};
 use crate::printable::echo;
 use crate::search::baseline::Play;
 use crate::search::{Clock, Limits, max_threads};
+use crate::tables::TableSet;
 
 const DEFAULT_HASH_MIB: usize = 16;
 const MAX_HASH_MIB: usize = 4096;
@@ -44,6 +46,9 @@ pub struct Daemon {
     hash_mib: usize,
     /// The `Threads` option, kept across variants.
     threads: usize,
+    /// The tables of the `TablePath` option, kept across variants (only Egara-guti's
+    /// search reads them).
+    tables: Option<Arc<TableSet>>,
     /// How `go` picks the move: the search, or a baseline mover chosen at start-up.
     play: Play,
     move_overhead: Duration,
@@ -69,6 +74,7 @@ impl Daemon {
             session: new_session(variant, DEFAULT_HASH_MIB, play),
             hash_mib: DEFAULT_HASH_MIB,
             threads: 1,
+            tables: None,
             play,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             multipv: 1,
@@ -211,6 +217,7 @@ impl Daemon {
             "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
         ));
         self.say("option name Ponder type check default false");
+        self.say("option name TablePath type string default <empty>");
         self.say(ok);
     }
 
@@ -271,6 +278,29 @@ impl Daemon {
                 Some(lines) => self.multipv = lines,
                 None => bad_value(self),
             },
+            "tablepath" => {
+                let path = value_text.trim();
+                if path.is_empty() || path == "<empty>" {
+                    self.tables = None;
+                } else {
+                    match TableSet::load_all(Path::new(path)) {
+                        Ok(tables) if !tables.is_empty() => self.tables = Some(Arc::new(tables)),
+                        Ok(_) => {
+                            return self.error(
+                                "bad-option-value",
+                                format!("TablePath {} (no tables there)", echo(path)),
+                            );
+                        }
+                        Err(reason) => {
+                            return self.error(
+                                "bad-option-value",
+                                format!("TablePath {}: {reason}", echo(path)),
+                            );
+                        }
+                    }
+                }
+                self.session.set_tables(self.tables.clone());
+            }
             "ponder" => match value_text {
                 "true" => self.ponder = true,
                 "false" => self.ponder = false,
@@ -284,6 +314,7 @@ impl Daemon {
     fn new_session(&self, variant: Variant) -> Box<dyn Session> {
         let mut session = new_session(variant, self.hash_mib, self.play);
         session.set_threads(self.threads);
+        session.set_tables(self.tables.clone());
         session
     }
 
@@ -520,7 +551,7 @@ impl Daemon {
             "  ugi | uci                       identify, list options",
             "  isready                         answered with readyok, even while searching",
             "  setoption name <id> [value <x>] UCI_Variant, Hash, ClearHash, MoveOverhead,",
-            "                                  Threads, MultiPV, Ponder",
+            "                                  Threads, MultiPV, Ponder, TablePath",
             "  uginewgame | ucinewgame         clear the table, back to the start position",
             "  position [variant <v>] startpos|fen <fen> [moves <m>...]",
             "  go [p1time|wtime <ms>] [p2time|btime <ms>] [p1inc|winc <ms>] [p2inc|binc <ms>]",

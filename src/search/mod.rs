@@ -42,21 +42,29 @@ pub struct Info<M> {
     pub nps: u64,
     pub time: Duration,
     pub hashfull: u32,
+    /// Positions the exact tables decided, when the search has tables.
+    pub tbhits: Option<u64>,
     /// Which line this is (1 = best) when several root moves are analysed (MultiPV).
     pub multipv: Option<u32>,
     pub pv: Vec<M>,
 }
 
+/// What the team has spent on a search so far, as an `info` line reports it.
+struct Effort {
+    nodes: u64,
+    hashfull: u32,
+    tbhits: Option<u64>,
+}
+
 impl<M: Clone> Info<M> {
-    /// The report of `result` (an iteration of `depth`, its line and score) after `nodes`
-    /// nodes, searched since `started`.
+    /// The report of `result` (an iteration of `depth`, its line and score) after `effort`,
+    /// searched since `started`.
     fn report(
         result: &SearchResult<M>,
         depth: u32,
         seldepth: u32,
-        nodes: u64,
+        effort: Effort,
         started: Instant,
-        hashfull: u32,
         multipv: Option<u32>,
     ) -> Self {
         let time = started.elapsed();
@@ -64,10 +72,11 @@ impl<M: Clone> Info<M> {
             depth,
             seldepth: seldepth.max(depth),
             score: result.score,
-            nodes,
-            nps: (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
+            nodes: effort.nodes,
+            nps: (effort.nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
             time,
-            hashfull,
+            hashfull: effort.hashfull,
+            tbhits: effort.tbhits,
             multipv,
             pv: result.pv.clone(),
         }

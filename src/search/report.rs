@@ -38,6 +38,9 @@ pub fn info_line<G: GameText>(root: &G, info: &Info<G::Move>) -> String {
         info.hashfull
     )
     .expect("writing to a String");
+    if let Some(hits) = info.tbhits {
+        write!(out, " tbhits {hits}").expect("writing to a String");
+    }
     if !info.pv.is_empty() {
         out.push_str(" pv ");
         out.push_str(&line_string(root, &info.pv));

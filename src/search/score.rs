@@ -10,6 +10,11 @@ pub const MATE_BOUND: i32 = MATE - 1_000;
 /// `±(DECIDED - ply)`: beyond any evaluation, short of a proven result (the opponent may yet
 /// leave the cycle).
 pub const DECIDED: i32 = 20_000;
+/// A position the exact tables decide, `ply` plies from the root with its result `distance`
+/// plies further, scores `±(TABLE_WIN - ply - distance)`: above any cycle the repetition
+/// rule decides, below a win the search itself proved, so that a shorter forced win is
+/// preferred and a lost side holds out longest.
+pub const TABLE_WIN: i32 = 25_000;
 /// Larger than any score: the initial window.
 pub const INFINITY: i32 = MATE + 1;
 

@@ -9,6 +9,7 @@
 //! wait on a condition variable between searches. With one thread there are no helpers and
 //! the search is exactly the single-threaded one: deterministic under a depth or node limit.
 
+use crate::tables::TableSet;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -18,7 +19,7 @@ use std::time::Instant;
 use super::limits::Limits;
 use super::tt::TranspositionTable;
 use super::worker::Worker;
-use super::{Control, Info, RootOptions, SearchResult};
+use super::{Control, Effort, Info, RootOptions, SearchResult};
 use crate::game::Game;
 
 /// The most search threads a searcher runs: twice the cores of this machine (at least 1),
@@ -40,12 +41,15 @@ struct PaddedCount(AtomicU64);
 /// The node counts of a team's workers, as each last published its own.
 pub(super) struct NodeCounts {
     counts: Box<[PaddedCount]>,
+    /// The positions the exact tables decided, the whole team's.
+    table_hits: PaddedCount,
 }
 
 impl NodeCounts {
     fn new(workers: usize) -> Arc<Self> {
         Arc::new(NodeCounts {
             counts: (0..workers).map(|_| PaddedCount::default()).collect(),
+            table_hits: PaddedCount::default(),
         })
     }
 
@@ -71,6 +75,17 @@ impl NodeCounts {
         self.counts
             .iter()
             .for_each(|c| c.0.store(0, Ordering::Relaxed));
+        self.table_hits.0.store(0, Ordering::Relaxed);
+    }
+
+    /// One more position decided by the exact tables.
+    pub(super) fn add_table_hit(&self) {
+        self.table_hits.0.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The positions the exact tables decided in this search.
+    pub(super) fn table_hits(&self) -> u64 {
+        self.table_hits.0.load(Ordering::Relaxed)
     }
 }
 
@@ -80,6 +95,7 @@ struct Job<G: Game> {
     limits: Limits,
     options: RootOptions<G::Move>,
     table: Arc<TranspositionTable>,
+    tables: Option<Arc<TableSet>>,
     stop: Arc<AtomicBool>,
 }
 
@@ -124,6 +140,8 @@ struct Helper<G: Game> {
 /// table and each worker's ordering heuristics persist between searches until cleared.
 pub struct Searcher<G: Game> {
     table: Arc<TranspositionTable>,
+    /// The exact tables the search probes, if any.
+    tables: Option<Arc<TableSet>>,
     counts: Arc<NodeCounts>,
     main: Worker<G>,
     helpers: Vec<Helper<G>>,
@@ -137,9 +155,17 @@ impl<G: Game> Searcher<G> {
         Searcher {
             main: Worker::new(Arc::clone(&table), Arc::clone(&counts), 0),
             table,
+            tables: None,
             counts,
             helpers: Vec::new(),
         }
+    }
+
+    /// Probes `tables` in every search from now on (`None`: no tables). Only games with
+    /// tables (Egara-guti) read them.
+    pub fn set_tables(&mut self, tables: Option<Arc<TableSet>>) {
+        self.main.set_tables(tables.clone());
+        self.tables = tables;
     }
 
     /// The number of search threads (the caller's included).
@@ -214,7 +240,14 @@ impl<G: Game> Searcher<G> {
         let started = Instant::now();
         self.table.new_search();
         self.counts.reset();
-        let helpers = HelpersAtWork::start(&self.helpers, &self.table, root, limits, options);
+        let helpers = HelpersAtWork::start(
+            &self.helpers,
+            &self.table,
+            &self.tables,
+            root,
+            limits,
+            options,
+        );
         let mut best = self
             .main
             .search_with(root, limits, options, control, on_info);
@@ -233,9 +266,12 @@ impl<G: Game> Searcher<G> {
                     &best,
                     best.depth,
                     best.depth,
-                    self.counts.total(),
+                    Effort {
+                        nodes: self.counts.total(),
+                        hashfull: self.table.hashfull(),
+                        tbhits: self.tables.as_ref().map(|_| self.counts.table_hits()),
+                    },
                     started,
-                    self.table.hashfull(),
                     None,
                 ));
             }
@@ -276,6 +312,7 @@ impl<'a, G: Game> HelpersAtWork<'a, G> {
     fn start(
         helpers: &'a [Helper<G>],
         table: &Arc<TranspositionTable>,
+        tables: &Option<Arc<TableSet>>,
         root: &G,
         limits: &Limits,
         options: &RootOptions<G::Move>,
@@ -298,6 +335,7 @@ impl<'a, G: Game> HelpersAtWork<'a, G> {
                 limits: helper_limits,
                 options: helper_options.clone(),
                 table: Arc::clone(table),
+                tables: tables.clone(),
                 stop: Arc::clone(&stop),
             });
             helper.link.changed.notify_all();
@@ -394,6 +432,7 @@ fn helper_loop<G: Game>(link: &HelperLink<G>, counts: Arc<NodeCounts>, index: us
             worker.clear_ordering();
         }
         worker.set_table(Arc::clone(&job.table));
+        worker.set_tables(job.tables.clone());
         let not_pondering = AtomicBool::new(false);
         let control = Control {
             stop: &job.stop,
@@ -407,6 +446,7 @@ fn helper_loop<G: Game>(link: &HelperLink<G>, counts: Arc<NodeCounts>, index: us
             worker.clear_ordering();
         }
         worker.set_table(Arc::clone(&idle_table));
+        worker.set_tables(None);
         let mut state = link.lock();
         if !matches!(*state, HelperState::Quit) {
             *state = HelperState::Done(searched.ok());

@@ -14,11 +14,13 @@ use std::time::Instant;
 
 use super::limits::{Deadlines, Limits};
 use super::ordering::{self, MoveOrdering};
-use super::score::{DECIDED, INFINITY, MATE, Score, from_table, to_table};
+use super::score::{DECIDED, INFINITY, MATE, Score, TABLE_WIN, from_table, to_table};
 use super::threads::NodeCounts;
 use super::tt::{Bound, TranspositionTable, fingerprint};
-use super::{Control, Info, MAX_PLY, RootOptions, SearchResult};
+use super::{Control, Effort, Info, MAX_PLY, RootOptions, SearchResult};
 use crate::game::{Game, Outcome};
+use crate::tables::TableSet;
+use crate::tables::store::Value;
 
 /// The most captures the quiescence search follows past the depth limit.
 const QUIESCENCE_PLIES: u32 = 12;
@@ -32,6 +34,8 @@ const NULL_MOVE_MIN_DEPTH: i32 = 3;
 /// cleared; the table is the team's.
 pub(super) struct Worker<G: Game> {
     table: Arc<TranspositionTable>,
+    /// The exact tables to probe, if any.
+    tables: Option<Arc<TableSet>>,
     /// The team's published node counts, and this worker's place among them (0: the main
     /// worker).
     counts: Arc<NodeCounts>,
@@ -76,6 +80,7 @@ impl<G: Game> Worker<G> {
     ) -> Self {
         Worker {
             table,
+            tables: None,
             counts,
             index,
             others_nodes: 0,
@@ -104,6 +109,11 @@ impl<G: Game> Worker<G> {
     /// Uses `table` from now on (the team's new table, or a placeholder while idle).
     pub(super) fn set_table(&mut self, table: Arc<TranspositionTable>) {
         self.table = table;
+    }
+
+    /// Probes `tables` from now on (`None`: no tables).
+    pub(super) fn set_tables(&mut self, tables: Option<Arc<TableSet>>) {
+        self.tables = tables;
     }
 
     /// Publishes this worker's node count to `counts` (a new team) from now on.
@@ -291,9 +301,12 @@ impl<G: Game> Worker<G> {
             result,
             depth,
             self.seldepth as u32,
-            self.total_nodes(),
+            Effort {
+                nodes: self.total_nodes(),
+                hashfull: self.table.hashfull(),
+                tbhits: self.tables.as_ref().map(|_| self.counts.table_hits()),
+            },
             started,
-            self.table.hashfull(),
             multipv,
         )
     }
@@ -322,6 +335,19 @@ impl<G: Game> Worker<G> {
         }
     }
 
+    /// The score the exact tables give the position, where they know it (counted as a
+    /// table hit).
+    #[inline]
+    fn table_score(&self, game: &G, ply: usize) -> Option<i32> {
+        let probe = game.probe_tables(self.tables.as_deref()?)?;
+        self.counts.add_table_hit();
+        Some(table_win_score(
+            probe.value,
+            probe.distance.unwrap_or(0),
+            ply,
+        ))
+    }
+
     /// Whether the search must end now: stopped, or the team out of nodes (the others'
     /// nodes as read at the last poll).
     #[inline]
@@ -348,6 +374,11 @@ impl<G: Game> Worker<G> {
         }
         if ply > 0 && game.repeats_earlier_position() {
             return repetition_score(game, ply);
+        }
+        if ply > 0
+            && let Some(score) = self.table_score(game, ply)
+        {
+            return score;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(game, alpha, beta, ply, QUIESCENCE_PLIES, control);
@@ -532,6 +563,11 @@ impl<G: Game> Worker<G> {
         if game.repeats_earlier_position() {
             return repetition_score(game, ply);
         }
+        if ply > 0
+            && let Some(score) = self.table_score(game, ply)
+        {
+            return score;
+        }
         let stand_pat = game.evaluate();
         if stand_pat >= beta || plies_left == 0 || ply >= MAX_PLY - 1 {
             return stand_pat;
@@ -597,6 +633,17 @@ fn repetition_score<G: Game>(game: &G, ply: usize) -> i32 {
         Outcome::Draw => 0,
         Outcome::Win(winner) if winner == game.side_to_move() => DECIDED - ply as i32,
         Outcome::Win(_) => -DECIDED + ply as i32,
+    }
+}
+
+/// The score of a position the exact tables decide, for the side to move, `ply` plies from
+/// the root.
+fn table_win_score(value: Value, distance: u8, ply: usize) -> i32 {
+    let win = TABLE_WIN - ply as i32 - distance as i32;
+    match value {
+        Value::Win => win,
+        Value::Draw => 0,
+        Value::Loss => -win,
     }
 }
 

@@ -29,6 +29,7 @@
 //! The search never stops at 40: distances beyond it are the positions where the 40-ply
 //! rule changes the result, and they are counted.
 
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Instant;
 
 use super::TableSet;
@@ -108,8 +109,10 @@ struct Level {
     parts: Vec<Material>,
     offsets: Vec<usize>,
     class: Vec<u8>,
-    /// The fewest plies to each of the two labels (see the module docs).
-    distance: [Vec<u8>; 2],
+    /// The fewest plies to each of the two labels (see the module docs). Atomic so that
+    /// the threads of one layer can label positions; a layer writes only its own distance,
+    /// which no check of that layer reads.
+    distance: [Vec<AtomicU8>; 2],
 }
 
 impl Level {
@@ -234,12 +237,16 @@ pub fn solve_level(
         parts,
         offsets,
         class,
-        distance: [vec![UNREACHED; entries], vec![UNREACHED; entries]],
+        distance: [unreached(entries), unreached(entries)],
     };
-    propagate(&mut level_state, level.mover == level.other);
+    propagate(&mut level_state, level.mover == level.other, threads.max(1));
     let (tables, mut report) = tables_of(&level_state, level.mover == level.other, with_distances);
     report.seconds = started.elapsed().as_secs_f64();
     Ok((tables, report))
+}
+
+fn unreached(entries: usize) -> Vec<AtomicU8> {
+    (0..entries).map(|_| AtomicU8::new(UNREACHED)).collect()
 }
 
 /// The classification pass, split over threads by ranges of entries.
@@ -276,8 +283,8 @@ fn classify_all(parts: &[Material], class: &mut [u8], lower: &TableSet, threads:
 }
 
 /// Seeds the labels at the captures and blocks, then searches backwards, a layer of
-/// distance at a time.
-fn propagate(level: &mut Level, equal: bool) {
+/// distance at a time, each layer shared out between `threads` threads.
+fn propagate(level: &mut Level, equal: bool, threads: usize) {
     // Labels: with equal men, 0 = the mover wins, 1 = the mover loses; with unequal men,
     // 0 = the side behind gets at least a draw, 1 = the side behind wins.
     let mut now: Vec<(u32, u8)> = Vec::new();
@@ -286,7 +293,7 @@ fn propagate(level: &mut Level, equal: bool) {
         let class = level.class[id];
         let ahead = level.mover_is_ahead(id);
         let mut seed = |label: usize, distance: u8| {
-            level.distance[label][id] = distance;
+            *level.distance[label][id].get_mut() = distance;
             let list = if distance == 0 { &mut now } else { &mut next };
             list.push((id as u32, label as u8));
         };
@@ -319,44 +326,76 @@ fn propagate(level: &mut Level, equal: bool) {
             }
         }
     }
+    let level = &*level;
     let mut distance = 0u8;
     while !(now.is_empty() && next.is_empty()) && distance < UNREACHED - 1 {
-        for &(id, label) in &now {
-            let men = level.position(id as usize);
-            for_each_unstep(men, |before| {
-                let before_id = level.id(before);
-                if level.class[before_id] != QUIET {
-                    return;
-                }
-                // Which label the step into `men` gives `before`, and whether every step
-                // of `before` must give it.
-                let (label_before, every_step) = if equal {
-                    (1 - label, label == 0)
-                } else {
-                    (label, level.mover_is_ahead(before_id))
-                };
-                let known = &level.distance[label_before as usize];
-                if known[before_id] != UNREACHED {
-                    return;
-                }
-                if every_step {
-                    let reached = &level.distance[label as usize];
-                    let mut all = true;
-                    for_each_step(before, |after| {
-                        all &= reached[level.id(after)] <= distance;
-                    });
-                    if !all {
-                        return;
-                    }
-                }
-                level.distance[label_before as usize][before_id] = distance + 1;
-                next.push((before_id as u32, label_before));
-            });
+        let chunk = now.len().div_ceil(threads).max(1 << 10);
+        let found: Vec<Vec<(u32, u8)>> = std::thread::scope(|scope| {
+            let workers: Vec<_> = now
+                .chunks(chunk)
+                .map(|part| scope.spawn(move || layer_step(level, equal, part, distance)))
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().expect("a layer's thread does not panic"))
+                .collect()
+        });
+        for part in found {
+            next.extend(part);
         }
         now.clear();
         std::mem::swap(&mut now, &mut next);
         distance += 1;
     }
+}
+
+/// Labels the positions one step before the positions of `layer` (all at `distance`), and
+/// returns them, at `distance + 1`.
+fn layer_step(level: &Level, equal: bool, layer: &[(u32, u8)], distance: u8) -> Vec<(u32, u8)> {
+    let mut found = Vec::new();
+    for &(id, label) in layer {
+        let men = level.position(id as usize);
+        for_each_unstep(men, |before| {
+            let before_id = level.id(before);
+            if level.class[before_id] != QUIET {
+                return;
+            }
+            // Which label the step into `men` gives `before`, and whether every step of
+            // `before` must give it.
+            let (label_before, every_step) = if equal {
+                (1 - label, label == 0)
+            } else {
+                (label, level.mover_is_ahead(before_id))
+            };
+            let known = &level.distance[label_before as usize][before_id];
+            if known.load(Ordering::Relaxed) != UNREACHED {
+                return;
+            }
+            if every_step {
+                let reached = &level.distance[label as usize];
+                let mut all = true;
+                for_each_step(before, |after| {
+                    all &= reached[level.id(after)].load(Ordering::Relaxed) <= distance;
+                });
+                if !all {
+                    return;
+                }
+            }
+            // Two threads may reach the same position: the one that labels it lists it.
+            if known
+                .compare_exchange(
+                    UNREACHED,
+                    distance + 1,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                )
+                .is_ok()
+            {
+                found.push((before_id as u32, label_before));
+            }
+        });
+    }
+    found
 }
 
 /// The level's values at counter 0 from the labels' distances, as tables, with the figures.
@@ -374,7 +413,10 @@ fn tables_of(level: &Level, equal: bool, with_distances: bool) -> (Vec<Table>, L
             if level.class[id] == NOT_CANONICAL {
                 continue;
             }
-            let (first, second) = (level.distance[0][id], level.distance[1][id]);
+            let (first, second) = (
+                level.distance[0][id].load(Ordering::Relaxed),
+                level.distance[1][id].load(Ordering::Relaxed),
+            );
             // The value and distance within the limit, and the value with no limit.
             let ((value, distance), unlimited) = if equal {
                 let pick = |ok: &dyn Fn(u8) -> bool| {

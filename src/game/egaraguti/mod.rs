@@ -446,6 +446,10 @@ impl Game for EgaraGuti {
         self.result_by_count()
     }
 
+    fn probe_tables(&self, tables: &crate::tables::TableSet) -> Option<crate::tables::Probe> {
+        tables.probe(self).filter(|probe| probe.exact)
+    }
+
     fn is_tactical(&self, mv: EgaraMove) -> bool {
         EgaraGuti::captures(mv)
     }
