@@ -24,7 +24,8 @@ pub struct BuildConfig {
     /// Keep each position's distance (a byte a position) beside its value.
     pub distances: bool,
     /// Build only the levels of the top number of men whose place in its list, counted
-    /// from 0, leaves `index` when divided by `count`.
+    /// from 0, leaves `index` when divided by `count`, from the lower tables already in
+    /// the directory.
     pub shard: Option<(usize, usize)>,
 }
 
@@ -45,7 +46,13 @@ pub fn build(
     std::fs::create_dir_all(&config.dir)
         .map_err(|e| format!("cannot create {}: {e}", config.dir.display()))?;
     let mut plan = Vec::new();
-    for total in 2..=config.men {
+    // A shard builds its share of the top level only: the lower tables come from elsewhere.
+    let lowest = if config.shard.is_some() {
+        config.men
+    } else {
+        2
+    };
+    for total in lowest..=config.men {
         for (place, level) in levels_of_total(total).into_iter().enumerate() {
             let in_shard = match config.shard {
                 Some((index, count)) if total == config.men => place % count == index,
@@ -96,14 +103,25 @@ pub fn build(
         }
         solved_entries += size(level);
         let rate = solved_entries as f64 / started.elapsed().as_secs_f64().max(1e-3);
+        let shares: Vec<String> = report
+            .values
+            .iter()
+            .map(|(material, [wins, draws, losses])| {
+                let all = wins + draws + losses;
+                format!(
+                    "{material} {:.1}/{:.1}/{:.1}%",
+                    percent(*wins, all),
+                    percent(*draws, all),
+                    percent(*losses, all)
+                )
+            })
+            .collect();
         progress(&format!(
-            "{level}: {} positions in {:.1} s ({:.2}M/s), win/draw/loss for the mover {:.1}/{:.1}/{:.1}%, longest {} plies, {} beyond the 40-ply limit; about {} left",
+            "{level}: {} positions in {:.1} s ({:.2}M/s), win/draw/loss for the side to move {}, longest {} plies, {} beyond the 40-ply limit; about {} left",
             report.positions,
             report.seconds,
             report.positions as f64 / report.seconds.max(1e-6) / 1e6,
-            percent(report.wins, report.positions),
-            percent(report.draws, report.positions),
-            percent(report.losses, report.positions),
+            shares.join(", "),
             report.longest,
             report.beyond_limit,
             duration(left_entries as f64 / rate),

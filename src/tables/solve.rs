@@ -54,11 +54,10 @@ const CAPTURE: u8 = 4;
 /// What solving one level found.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LevelReport {
-    /// Positions solved (canonical entries), and by value for the side to move.
+    /// Positions solved (canonical entries).
     pub positions: u64,
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
+    /// Each part's positions by value for the side to move: wins, draws, losses.
+    pub values: Vec<(Material, [u64; 3])>,
     /// The longest forced result within the 40 plies, in plies.
     pub longest: u8,
     /// Positions whose forced result takes more than 40 plies: the 40-ply rule changes them.
@@ -408,6 +407,7 @@ fn tables_of(level: &Level, equal: bool, with_distances: bool) -> (Vec<Table>, L
         let size = INDEXER.table_size(material);
         let mut table = Table::new(material, size, with_distances);
         let ahead = material.mover > material.other;
+        let mut counts = [0u64; 3];
         for index in 0..size {
             let id = level.offsets[part] + index as usize;
             if level.class[id] == NOT_CANONICAL {
@@ -444,17 +444,14 @@ fn tables_of(level: &Level, equal: bool, with_distances: bool) -> (Vec<Table>, L
             };
             table.set(index, value, distance);
             report.positions += 1;
-            match value {
-                Value::Win => report.wins += 1,
-                Value::Draw => report.draws += 1,
-                Value::Loss => report.losses += 1,
-            }
+            counts[2 - value as usize] += 1;
             report.longest = report.longest.max(distance);
             if unlimited.0 != value {
                 report.beyond_limit += 1;
                 report.longest_beyond = report.longest_beyond.max(unlimited.1);
             }
         }
+        report.values.push((material, counts));
         tables.push(table);
     }
     (tables, report)

@@ -1,0 +1,388 @@
+//! Egara-guti's exact tables from the outside: the build, its resumption and its shards,
+//! the probe, the protocol's `TablePath`, and agreement with the proofs of the search.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+use std::sync::atomic::AtomicBool;
+
+use common::engine::Engine;
+use ternion::game::egaraguti::EgaraGuti;
+use ternion::game::egaraguti::board::{POINTS, RANKS_TOP_DOWN};
+use ternion::game::{Game, GameText};
+use ternion::search::{Limits, Score, Searcher};
+use ternion::tables::TableSet;
+use ternion::tables::store::Value;
+
+/// The most men of the tables the tests build: every level solves in well under a second.
+const MEN: &str = "6";
+
+fn ternion(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ternion"))
+        .args(args)
+        .output()
+        .expect("the ternion binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("utf-8 output")
+}
+
+/// A fresh directory for one test.
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ternion-tables-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn build(dir: &Path, men: &str, more: &[&str]) -> Output {
+    let mut args = vec![
+        "tables",
+        "build",
+        "egaraguti",
+        "--men",
+        men,
+        "--dir",
+        dir.to_str().unwrap(),
+        "--distances",
+    ];
+    args.extend_from_slice(more);
+    ternion(&args)
+}
+
+/// The tables of up to 6 men with distances, built once for all the tests here.
+fn tables_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = fresh_dir("shared");
+        let output = build(&dir, MEN, &["--threads", "2"]);
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        dir
+    })
+}
+
+/// The table files of `dir`, by name, with their bytes.
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&path).unwrap())
+        })
+        .filter(|(name, _)| name.ends_with(".egt"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_build_reports_each_level_and_the_figures() {
+    let dir = fresh_dir("report");
+    let output = build(&dir, "4", &[]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let progress = text(&output.stderr);
+    // Levels 1v1, 2v1, 2v2, 3v1: one line each, fewest men first.
+    let levels: Vec<&str> = progress
+        .lines()
+        .map(|l| l.split(':').next().unwrap())
+        .collect();
+    assert_eq!(levels, ["1v1", "2v1", "2v2", "3v1"], "{progress}");
+    assert!(progress.contains("win/draw/loss"), "{progress}");
+    let summary = text(&output.stdout);
+    assert!(summary.starts_with("4 levels, 4 solved now: "), "{summary}");
+    // Both ways round for unequal men: 6 tables.
+    assert_eq!(files(&dir).len(), 6);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_resumed_build_equals_one_run_through() {
+    let whole = files(tables_dir());
+    let dir = fresh_dir("resumed");
+    assert!(build(&dir, "4", &[]).status.success());
+    // An interrupted run: a level half written (one of its two tables) and a temporary
+    // file left behind.
+    std::fs::remove_file(dir.join("egaraguti-1v3.egt")).unwrap();
+    std::fs::write(dir.join("egaraguti-2v3.partial"), b"cut short").unwrap();
+    let output = build(&dir, MEN, &[]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let progress = text(&output.stderr);
+    assert!(progress.contains("2v2: built already"), "{progress}");
+    assert!(!progress.contains("3v1: built already"), "{progress}");
+    assert_eq!(files(&dir), whole);
+    // Built again, nothing is solved.
+    let again = build(&dir, MEN, &[]);
+    assert!(text(&again.stdout).contains(" 0 solved now"));
+    assert_eq!(files(&dir), whole);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn shards_of_the_top_level_add_up_to_the_whole() {
+    let whole = files(tables_dir());
+    let dir = fresh_dir("shards");
+    // Without the lower tables a shard refuses to start.
+    let output = build(&dir, MEN, &["--shard", "1/2"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("build fewer men first"));
+    assert!(build(&dir, "5", &[]).status.success());
+    for shard in ["0/2", "1/2"] {
+        let output = build(&dir, MEN, &["--shard", shard]);
+        assert!(output.status.success(), "{}", text(&output.stderr));
+    }
+    assert_eq!(files(&dir), whole);
+    for bad in ["2/2", "1", "a/b"] {
+        let output = build(&dir, MEN, &["--shard", bad]);
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn probe(fen: &str, moves: &[&str]) -> Output {
+    let mut args = vec![
+        "tables",
+        "probe",
+        "egaraguti",
+        "--fen",
+        fen,
+        "--dir",
+        tables_dir().to_str().unwrap(),
+    ];
+    if !moves.is_empty() {
+        args.push("--moves");
+        args.extend_from_slice(moves);
+    }
+    ternion(&args)
+}
+
+#[test]
+fn the_probe_answers_the_rules_test_facts() {
+    // Test fact 8: White's one capture takes all three black men.
+    let output = probe("5/3/3/w/b1b/1b1/5 w 0 1", &[]);
+    assert_eq!(
+        text(&output.stdout),
+        "win for the side to move, decided within 1 plies\n"
+    );
+    // The same position with the colours swapped and turned upside down.
+    let output = probe("5/1w1/w1w/b/3/3/5 b 0 1", &[]);
+    assert_eq!(
+        text(&output.stdout),
+        "win for the side to move, decided within 1 plies\n"
+    );
+    // After the capture the game is over.
+    let output = probe("5/3/3/w/b1b/1b1/5 w 0 1", &["e4c2g2e4"]);
+    assert_eq!(
+        text(&output.stdout),
+        "loss for the side to move: the game is over\n"
+    );
+    // Two men against one, the single man to move and no capture for it: the count wins.
+    let output = probe("5/3/3/1/3/1w1/b3w b 0 1", &[]);
+    assert!(text(&output.stdout).starts_with("loss for the side to move"));
+}
+
+#[test]
+fn the_probe_refuses_what_it_cannot_answer() {
+    let dir = tables_dir().to_str().unwrap();
+    let cases: [&[&str]; 4] = [
+        &["tables", "probe", "lielow", "--dir", dir],
+        &["tables", "probe", "egaraguti", "--dir", dir],
+        &[
+            "tables",
+            "probe",
+            "egaraguti",
+            "--fen",
+            "5/3/3/x/3/3/5 w",
+            "--dir",
+            dir,
+        ],
+        &[
+            "tables",
+            "probe",
+            "egaraguti",
+            "--fen",
+            "5/3/3/1/3/1w1/b3w b",
+            "--dir",
+            "/no/such/dir",
+        ],
+    ];
+    for args in cases {
+        let output = ternion(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let error = text(&output.stderr);
+        assert_eq!(error.lines().count(), 1, "{error}");
+        assert!(error.starts_with("ternion: "), "{error}");
+    }
+}
+
+/// A position string of Egara-guti from the men of each side.
+fn fen(white: u32, black: u32, black_to_move: bool) -> String {
+    let ranks: Vec<String> = RANKS_TOP_DOWN
+        .iter()
+        .map(|rank| {
+            let mut out = String::new();
+            let mut empty = 0;
+            for point in rank.clone() {
+                let man = if white & (1 << point) != 0 {
+                    Some('w')
+                } else if black & (1 << point) != 0 {
+                    Some('b')
+                } else {
+                    None
+                };
+                match man {
+                    Some(c) => {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        out.push(c);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            out
+        })
+        .collect();
+    format!(
+        "{} {}",
+        ranks.join("/"),
+        if black_to_move { 'b' } else { 'w' }
+    )
+}
+
+/// A random position of `white` and `black` men that is not over, Black to move or White.
+fn random_position(rng: &mut fastrand::Rng, white: usize, black: usize) -> EgaraGuti {
+    loop {
+        let mut points: Vec<usize> = (0..POINTS).collect();
+        rng.shuffle(&mut points);
+        let set = |points: &[usize]| points.iter().fold(0u32, |s, &p| s | 1 << p);
+        let text = fen(
+            set(&points[..white]),
+            set(&points[white..white + black]),
+            rng.bool(),
+        );
+        let game = EgaraGuti::parse_position(&text).expect("a legal position");
+        if game.outcome().is_none() {
+            return game;
+        }
+    }
+}
+
+#[test]
+fn every_win_the_search_proves_the_tables_know() {
+    let tables = TableSet::load_all(tables_dir()).unwrap();
+    assert_eq!(tables.complete_up_to(), 6);
+    let mut rng = fastrand::Rng::with_seed(19);
+    let mut searcher = Searcher::<EgaraGuti>::new(16);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(8),
+        ..Limits::default()
+    };
+    let mut proofs = 0;
+    for round in 0..1000 {
+        let (white, black) = [
+            (1, 1),
+            (2, 1),
+            (1, 2),
+            (2, 2),
+            (3, 2),
+            (2, 3),
+            (3, 3),
+            (4, 2),
+        ][round % 8];
+        let game = random_position(&mut rng, white, black);
+        let probe = tables
+            .probe(&game)
+            .expect("every table up to 6 men is there");
+        assert!(probe.exact, "at counter 0 the value is exact");
+        let result = searcher.search(&game, &limits, &stop, &mut |_| {});
+        if let Score::Mate(plies) = result.score {
+            proofs += 1;
+            let proven = if plies > 0 { Value::Win } else { Value::Loss };
+            assert_eq!(probe.value, proven, "{}", game.position_string());
+            // The tables' distance to the deciding capture is never longer than the win
+            // the search found (that capture ends the level, if not yet the game).
+            assert!(
+                probe.distance.unwrap() as i32 <= plies.abs(),
+                "{}",
+                game.position_string()
+            );
+        }
+    }
+    assert!(
+        proofs >= 60,
+        "only {proofs} proofs: the test tests too little"
+    );
+}
+
+#[test]
+fn the_search_plays_the_tables_best_move_through_the_protocol() {
+    // Three men each; White to move wins, its deciding capture 14 plies away.
+    let start = "5/1b1/b2/1/3/1w1/w1b1w w 0 1";
+    assert_eq!(
+        text(&probe(start, &[]).stdout),
+        "win for the side to move, decided within 14 plies\n"
+    );
+    let mut engine = Engine::start(&[]);
+    engine.send("setoption name UCI_Variant value egaraguti");
+    engine.send(&format!(
+        "setoption name TablePath value {}",
+        tables_dir().display()
+    ));
+    engine.send("setoption name TablePath value /no/such/dir");
+    let error = engine.lines_until("info string error");
+    assert!(
+        error
+            .last()
+            .unwrap()
+            .starts_with("info string error bad-option-value: TablePath /no/such/dir"),
+        "{error:?}"
+    );
+    let mut moves: Vec<String> = Vec::new();
+    // Play the winning side's moves from the engine and check each keeps the win and
+    // comes one ply nearer the capture; the defender's from the tables too.
+    for ply in 0..6 {
+        engine.send(&format!("position fen {start} moves {}", moves.join(" ")));
+        engine.send("go depth 3");
+        let lines = engine.lines_until("bestmove");
+        let info = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .expect("an info line");
+        let hits: u64 = info
+            .split(' ')
+            .skip_while(|&w| w != "tbhits")
+            .nth(1)
+            .expect("tbhits in the info line")
+            .parse()
+            .unwrap();
+        assert!(hits > 0, "{info}");
+        let best = lines.last().unwrap().split(' ').nth(1).unwrap().to_owned();
+        moves.push(best);
+        let played: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let answer = text(&probe(start, &played).stdout);
+        let expected = if ply % 2 == 0 { "loss" } else { "win" };
+        assert!(
+            answer.starts_with(&format!(
+                "{expected} for the side to move, decided within {} plies",
+                13 - ply
+            )),
+            "after {played:?}: {answer}"
+        );
+    }
+    engine.send("setoption name TablePath value <empty>");
+    engine.send(&format!("position fen {start}"));
+    engine.send("go depth 3");
+    let lines = engine.lines_until("bestmove");
+    assert!(lines.iter().all(|l| !l.contains("tbhits")), "{lines:?}");
+    engine.quit();
+}
