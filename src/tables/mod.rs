@@ -16,7 +16,6 @@ pub mod index;
 pub mod solve;
 pub mod store;
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use self::index::{Material, Men};
@@ -24,11 +23,22 @@ use self::store::{Table, Value};
 use crate::game::Game;
 use crate::game::egaraguti::{EgaraGuti, QUIET_PLY_LIMIT};
 
+/// The places of the tables in a set: one for each material pair of 1 to 11 men a side.
+const SLOTS: usize = index::MAX_MEN * index::MAX_MEN;
+
+/// The place of a material pair's table in a set.
+#[inline]
+fn slot(material: Material) -> usize {
+    (material.mover - 1) * index::MAX_MEN + material.other - 1
+}
+
 /// The tables of a directory that have been loaded.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct TableSet {
     dir: PathBuf,
-    tables: HashMap<Material, Table>,
+    /// The tables by material, `slot(material)`: a plain array, since the search looks a
+    /// table up at every node.
+    tables: Vec<Option<Table>>,
 }
 
 /// What the tables say of a position.
@@ -44,12 +54,19 @@ pub struct Probe {
     pub exact: bool,
 }
 
+impl Default for TableSet {
+    /// An empty set with no directory: tables come by [`TableSet::insert`].
+    fn default() -> Self {
+        TableSet::new(Path::new(""))
+    }
+}
+
 impl TableSet {
     /// An empty set that loads from `dir`.
     pub fn new(dir: &Path) -> TableSet {
         TableSet {
             dir: dir.to_path_buf(),
-            tables: HashMap::new(),
+            tables: (0..SLOTS).map(|_| None).collect(),
         }
     }
 
@@ -73,12 +90,12 @@ impl TableSet {
     /// Loads a material pair's table from the directory unless it is loaded; `Ok(false)`
     /// when there is no such file.
     pub fn load(&mut self, material: Material) -> Result<bool, String> {
-        if self.tables.contains_key(&material) {
+        if self.get(material).is_some() {
             return Ok(true);
         }
         match Table::read(&self.dir, material)? {
             Some(table) => {
-                self.tables.insert(material, table);
+                self.insert(table);
                 Ok(true)
             }
             None => Ok(false),
@@ -87,25 +104,37 @@ impl TableSet {
 
     /// Adds a table just solved.
     pub fn insert(&mut self, table: Table) {
-        self.tables.insert(table.material(), table);
+        let slot = slot(table.material());
+        self.tables[slot] = Some(table);
     }
 
     /// Drops the tables not in `keep`, to bound the memory of a long build.
     pub fn retain(&mut self, keep: &[Material]) {
-        self.tables.retain(|material, _| keep.contains(material));
+        for table in &mut self.tables {
+            if table
+                .as_ref()
+                .is_some_and(|t| !keep.contains(&t.material()))
+            {
+                *table = None;
+            }
+        }
     }
 
     pub fn get(&self, material: Material) -> Option<&Table> {
-        self.tables.get(&material)
+        if material.is_tabled() {
+            self.tables[slot(material)].as_ref()
+        } else {
+            None
+        }
     }
 
     /// How many tables are loaded.
     pub fn len(&self) -> usize {
-        self.tables.len()
+        self.tables.iter().flatten().count()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.tables.is_empty()
+        self.len() == 0
     }
 
     /// The most men on the board such that every pair of that many men or fewer is loaded.
@@ -115,7 +144,7 @@ impl TableSet {
                 solve::levels_of_total(total)
                     .into_iter()
                     .flat_map(solve::parts)
-                    .all(|m| self.tables.contains_key(&m))
+                    .all(|m| self.get(m).is_some())
             })
             .last()
             .unwrap_or(0)
@@ -131,7 +160,7 @@ impl TableSet {
         if men.other == 0 {
             return Some(Value::Win);
         }
-        self.tables.get(&men.material()).map(|t| t.value(men))
+        self.get(men.material()).map(|t| t.value(men))
     }
 
     /// What the tables say of a game's position, if its table is loaded. The game's own
@@ -142,11 +171,13 @@ impl TableSet {
             mover: game.men(side),
             other: game.men(side.opponent()),
         };
-        let value = self.value(men)?;
-        let distance = self
-            .tables
-            .get(&men.material())
-            .and_then(|t| t.distance_at(index::INDEXER.index(men)));
+        let (value, distance) = if men.mover == 0 || men.other == 0 {
+            (self.value(men)?, None)
+        } else {
+            let table = self.get(men.material())?;
+            let index = index::INDEXER.index(men);
+            (table.value_at(index)?, table.distance_at(index))
+        };
         let plies_left = QUIET_PLY_LIMIT.saturating_sub(game.quiet_plies());
         let exact = game.quiet_plies() == 0
             || value == Value::by_count(men.material())
