@@ -29,7 +29,7 @@
 //! The search never stops at 40: distances beyond it are the positions where the 40-ply
 //! rule changes the result, and they are counted.
 
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::TableSet;
@@ -282,19 +282,19 @@ fn classify_all(parts: &[Material], class: &mut [u8], lower: &TableSet, threads:
 }
 
 /// Seeds the labels at the captures and blocks, then searches backwards, a layer of
-/// distance at a time, each layer shared out between `threads` threads.
+/// distance at a time, each layer shared out between `threads` threads. A layer is found
+/// by scanning the distances themselves (the entries at the layer's distance), so the
+/// search needs no memory beyond them, whatever the level's size.
 fn propagate(level: &mut Level, equal: bool, threads: usize) {
     // Labels: with equal men, 0 = the mover wins, 1 = the mover loses; with unequal men,
     // 0 = the side behind gets at least a draw, 1 = the side behind wins.
-    let mut now: Vec<(u32, u8)> = Vec::new();
-    let mut next: Vec<(u32, u8)> = Vec::new();
+    let mut seeds = [0u64; 2];
     for id in 0..level.class.len() {
         let class = level.class[id];
         let ahead = level.mover_is_ahead(id);
         let mut seed = |label: usize, distance: u8| {
             *level.distance[label][id].get_mut() = distance;
-            let list = if distance == 0 { &mut now } else { &mut next };
-            list.push((id as u32, label as u8));
+            seeds[distance as usize] += 1;
         };
         match class {
             NOT_CANONICAL | QUIET => {}
@@ -326,74 +326,98 @@ fn propagate(level: &mut Level, equal: bool, threads: usize) {
         }
     }
     let level = &*level;
+    // The sizes of the layer at `distance` and of the one after it.
+    let (mut layer, mut next) = (seeds[0], seeds[1]);
     let mut distance = 0u8;
-    while !(now.is_empty() && next.is_empty()) && distance < UNREACHED - 1 {
-        let chunk = now.len().div_ceil(threads).max(1 << 10);
-        let found: Vec<Vec<(u32, u8)>> = std::thread::scope(|scope| {
-            let workers: Vec<_> = now
-                .chunks(chunk)
-                .map(|part| scope.spawn(move || layer_step(level, equal, part, distance)))
-                .collect();
-            workers
-                .into_iter()
-                .map(|w| w.join().expect("a layer's thread does not panic"))
-                .collect()
-        });
-        for part in found {
-            next.extend(part);
-        }
-        now.clear();
-        std::mem::swap(&mut now, &mut next);
+    while (layer > 0 || next > 0) && distance < UNREACHED - 1 {
+        let found = if layer > 0 {
+            scan_layer(level, equal, distance, threads)
+        } else {
+            0
+        };
+        (layer, next) = (next + found, 0);
         distance += 1;
     }
 }
 
-/// Labels the positions one step before the positions of `layer` (all at `distance`), and
-/// returns them, at `distance + 1`.
-fn layer_step(level: &Level, equal: bool, layer: &[(u32, u8)], distance: u8) -> Vec<(u32, u8)> {
-    let mut found = Vec::new();
-    for &(id, label) in layer {
-        let men = level.position(id as usize);
-        for_each_unstep(men, |before| {
-            let before_id = level.id(before);
-            if level.class[before_id] != QUIET {
+/// Labels the positions one step before the entries at `distance`, at `distance + 1`, on
+/// `threads` threads taking ranges of entries in turn. Returns how many it labelled.
+fn scan_layer(level: &Level, equal: bool, distance: u8, threads: usize) -> u64 {
+    const CHUNK: usize = 1 << 14;
+    let entries = level.class.len();
+    let next_chunk = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut found = 0;
+                    loop {
+                        let start = next_chunk.fetch_add(CHUNK, Ordering::Relaxed);
+                        if start >= entries {
+                            return found;
+                        }
+                        for id in start..(start + CHUNK).min(entries) {
+                            for label in 0..2u8 {
+                                let at = level.distance[label as usize][id].load(Ordering::Relaxed);
+                                if at == distance {
+                                    found += label_steps_into(level, equal, id, label, distance);
+                                }
+                            }
+                        }
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a layer's thread does not panic"))
+            .sum()
+    })
+}
+
+/// Labels the positions that step into entry `id`, which has `label` at `distance`, where
+/// that step gives them a label. Returns how many it labelled.
+fn label_steps_into(level: &Level, equal: bool, id: usize, label: u8, distance: u8) -> u64 {
+    let mut found = 0;
+    for_each_unstep(level.position(id), |before| {
+        let before_id = level.id(before);
+        if level.class[before_id] != QUIET {
+            return;
+        }
+        // Which label the step gives `before`, and whether every step of `before` must
+        // give it.
+        let (label_before, every_step) = if equal {
+            (1 - label, label == 0)
+        } else {
+            (label, level.mover_is_ahead(before_id))
+        };
+        let known = &level.distance[label_before as usize][before_id];
+        if known.load(Ordering::Relaxed) != UNREACHED {
+            return;
+        }
+        if every_step {
+            let reached = &level.distance[label as usize];
+            let mut all = true;
+            for_each_step(before, |after| {
+                all &= reached[level.id(after)].load(Ordering::Relaxed) <= distance;
+            });
+            if !all {
                 return;
             }
-            // Which label the step into `men` gives `before`, and whether every step of
-            // `before` must give it.
-            let (label_before, every_step) = if equal {
-                (1 - label, label == 0)
-            } else {
-                (label, level.mover_is_ahead(before_id))
-            };
-            let known = &level.distance[label_before as usize][before_id];
-            if known.load(Ordering::Relaxed) != UNREACHED {
-                return;
-            }
-            if every_step {
-                let reached = &level.distance[label as usize];
-                let mut all = true;
-                for_each_step(before, |after| {
-                    all &= reached[level.id(after)].load(Ordering::Relaxed) <= distance;
-                });
-                if !all {
-                    return;
-                }
-            }
-            // Two threads may reach the same position: the one that labels it lists it.
-            if known
-                .compare_exchange(
-                    UNREACHED,
-                    distance + 1,
-                    Ordering::Relaxed,
-                    Ordering::Relaxed,
-                )
-                .is_ok()
-            {
-                found.push((before_id as u32, label_before));
-            }
-        });
-    }
+        }
+        // Two threads may reach the same position: the one that labels it counts it.
+        if known
+            .compare_exchange(
+                UNREACHED,
+                distance + 1,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            )
+            .is_ok()
+        {
+            found += 1;
+        }
+    });
     found
 }
 
