@@ -69,7 +69,7 @@ pub fn build(
             .map(|m| INDEXER.table_size(m))
             .sum()
     };
-    let mut tables = TableSet::new(&config.dir);
+    let mut tables = TableSet::values_from(&config.dir);
     let mut done = Vec::new();
     let started = Instant::now();
     let mut solved_entries = 0u64;

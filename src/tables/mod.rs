@@ -39,6 +39,8 @@ pub struct TableSet {
     /// The tables by material, `slot(material)`: a plain array, since the search looks a
     /// table up at every node.
     tables: Vec<Option<Table>>,
+    /// Load the values alone, not the distances (for a solver, which reads no distance).
+    values_only: bool,
 }
 
 /// What the tables say of a position.
@@ -67,6 +69,15 @@ impl TableSet {
         TableSet {
             dir: dir.to_path_buf(),
             tables: (0..SLOTS).map(|_| None).collect(),
+            values_only: false,
+        }
+    }
+
+    /// An empty set that loads the values alone from `dir`, for a build.
+    pub fn values_from(dir: &Path) -> TableSet {
+        TableSet {
+            values_only: true,
+            ..TableSet::new(dir)
         }
     }
 
@@ -93,7 +104,12 @@ impl TableSet {
         if self.get(material).is_some() {
             return Ok(true);
         }
-        match Table::read(&self.dir, material)? {
+        let read = if self.values_only {
+            Table::read_values(&self.dir, material)?
+        } else {
+            Table::read(&self.dir, material)?
+        };
+        match read {
             Some(table) => {
                 self.insert(table);
                 Ok(true)

@@ -183,6 +183,20 @@ impl Table {
     /// Reads a material pair's table from `dir`, checking that it is whole and of these
     /// rules. `Ok(None)` when there is no such file.
     pub fn read(dir: &Path, material: Material) -> Result<Option<Table>, String> {
+        Table::read_checked(dir, material, true)
+    }
+
+    /// Reads a table as [`Table::read`] does, but keeps only its values: what a solver of
+    /// higher levels needs, in a fifth of the memory.
+    pub fn read_values(dir: &Path, material: Material) -> Result<Option<Table>, String> {
+        Table::read_checked(dir, material, false)
+    }
+
+    fn read_checked(
+        dir: &Path,
+        material: Material,
+        keep_distances: bool,
+    ) -> Result<Option<Table>, String> {
         let path = Table::path(dir, material);
         let bytes = match fs::read(&path) {
             Ok(bytes) => bytes,
@@ -213,7 +227,7 @@ impl Table {
             return Err(bad("cut short or too long"));
         }
         let payload = &bytes[HEADER_BYTES..];
-        let table = Table {
+        let mut table = Table {
             material,
             entries,
             packed: payload[..packed_len].to_vec(),
@@ -221,6 +235,9 @@ impl Table {
         };
         if table.payload_checksum() != long(36) {
             return Err(bad("the checksum does not match"));
+        }
+        if !keep_distances {
+            table.distances = None;
         }
         Ok(Some(table))
     }
@@ -259,6 +276,9 @@ mod tests {
             table.set(index, value, (index % 41) as u8);
         }
         table.write(&dir).unwrap();
+        let values = Table::read_values(&dir, material).unwrap().unwrap();
+        assert!(!values.has_distances());
+        assert!((0..entries).all(|i| values.value_at(i) == table.value_at(i)));
         assert_eq!(Table::read(&dir, material).unwrap(), Some(table));
         assert_eq!(Table::read(&dir, material.swapped()).unwrap(), None);
 
