@@ -117,13 +117,21 @@ pub fn build(
             })
             .collect();
         progress(&format!(
-            "{level}: {} positions in {:.1} s ({:.2}M/s), win/draw/loss for the side to move {}, longest {} plies, {} beyond the 40-ply limit; about {} left",
+            "{level}: {} positions in {:.1} s ({:.2}M/s), win/draw/loss for the side to move {}, longest {} plies, {} beyond the 40-ply limit{}; about {} left",
             report.positions,
             report.seconds,
             report.positions as f64 / report.seconds.max(1e-6) / 1e6,
             shares.join(", "),
             report.longest,
             report.beyond_limit,
+            if report.beyond_limit > 0 {
+                format!(
+                    " (forced in up to {} plies without it)",
+                    report.longest_beyond
+                )
+            } else {
+                String::new()
+            },
             duration(left_entries as f64 / rate),
         ));
         done.push(LevelDone {
