@@ -346,6 +346,24 @@ fn the_search_plays_the_tables_best_move_through_the_protocol() {
             .starts_with("info string error bad-option-value: TablePath /no/such/dir"),
         "{error:?}"
     );
+    // A damaged table and an empty directory are refused too; the tables set before stay.
+    let damaged = fresh_dir("damaged");
+    std::fs::write(
+        damaged.join("egaraguti-1v1.egt"),
+        b"ternEGT\0 but nothing more",
+    )
+    .unwrap();
+    let empty = fresh_dir("empty");
+    for (dir, reason) in [
+        (&damaged, "not a usable table"),
+        (&empty, "no tables there"),
+    ] {
+        engine.send(&format!("setoption name TablePath value {}", dir.display()));
+        let error = engine.lines_until("info string error");
+        assert!(error.last().unwrap().contains(reason), "{error:?}");
+    }
+    std::fs::remove_dir_all(&damaged).unwrap();
+    std::fs::remove_dir_all(&empty).unwrap();
     let mut moves: Vec<String> = Vec::new();
     // Play the winning side's moves from the engine and check each keeps the win and
     // comes one ply nearer the capture; the defender's from the tables too.
