@@ -14,7 +14,8 @@
 //! - [`arena`]: engine-vs-engine matches between child processes, refereed by the rules;
 //! - [`tables`]: Egara-guti's exact tables: the retrograde solver, the files, the probe;
 //! - [`tune`]: self-play data and the tuner that fits the evaluation's weights to it;
-//! - [`printable`]: untrusted text made safe to echo in a one-line reply.
+//! - [`printable`]: untrusted text made safe to echo in a one-line reply;
+//! - [`svg`]: the small SVG writer the games draw their pictures with.
 #![forbid(unsafe_code)]
 
 pub mod arena;
@@ -24,5 +25,6 @@ pub mod game;
 pub mod printable;
 pub mod protocol;
 pub mod search;
+pub mod svg;
 pub mod tables;
 pub mod tune;

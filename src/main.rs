@@ -72,6 +72,11 @@ enum Command {
     /// `tables build egaraguti --men K --dir D` solves every level of at most K men, fewest
     /// first, resumable; `tables probe egaraguti --fen F --dir D` prints a position's value.
     Tables(cli::tables::TablesArgs),
+    /// Show a position as the text diagram, or as an SVG picture with --svg.
+    ///
+    /// With --record, --game and --svg-dir, writes one picture per ply of a game that
+    /// `ternion match --records` recorded: game<N>-000.svg (the start), game<N>-001.svg, ...
+    Show(cli::show::ShowArgs),
 }
 
 /// Serves the protocol, starting with `variant`, answering `go` as `play` says.
@@ -110,6 +115,7 @@ fn main() -> ExitCode {
         Some(Command::Selfplay(args)) => cli::selfplay::run(&args),
         Some(Command::Tune(args)) => cli::tune::run(&args),
         Some(Command::Tables(args)) => cli::tables::run(&args),
+        Some(Command::Show(args)) => cli::show::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

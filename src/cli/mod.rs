@@ -6,6 +6,7 @@ pub mod bench;
 pub mod perft;
 mod position;
 pub mod selfplay;
+pub mod show;
 pub mod stats;
 pub mod tables;
 pub mod tune;

@@ -33,4 +33,28 @@ impl PositionArgs {
             .map_err(|(ply, e)| format!("bad move at ply {ply}: {e}"))?;
         Ok(game)
     }
+
+    /// The position as [`PositionArgs::position`] gives it, with the last move played,
+    /// if any.
+    pub fn position_and_last_move<G: GameText>(&self) -> Result<(G, Option<G::Move>), String> {
+        let moves: Vec<&str> = self
+            .moves
+            .iter()
+            .flat_map(|m| m.split_ascii_whitespace())
+            .collect();
+        let Some((&last, before)) = moves.split_last() else {
+            return Ok((self.position()?, None));
+        };
+        let mut game = match &self.fen {
+            Some(text) => G::parse_position(text).map_err(|e| format!("bad position: {e}"))?,
+            None => G::start(),
+        };
+        game.play_moves(before.iter().copied())
+            .map_err(|(ply, e)| format!("bad move at ply {ply}: {e}"))?;
+        let mv = game
+            .parse_move(last)
+            .map_err(|e| format!("bad move at ply {}: {e}", moves.len()))?;
+        game.make_move(mv);
+        Ok((game, Some(mv)))
+    }
 }

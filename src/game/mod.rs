@@ -216,6 +216,11 @@ pub trait GameText: Game + Features {
     /// `ternion analyze --show`). It shows the state; it decides nothing.
     fn diagram(&self) -> Vec<String>;
 
+    /// The picture of the position as an SVG document, with `last` (the move that led
+    /// here, if known) marked where the game's picture can show it. Every square, point or
+    /// piece drawn carries an id, so that a page can make it clickable.
+    fn svg(&self, last: Option<Self::Move>) -> String;
+
     /// Plays a sequence of moves given in notation; on the first bad move the state is left
     /// as it was before that move and the error says which ply failed (1-based).
     fn play_moves<'a, I>(&mut self, moves: I) -> Result<(), (usize, MoveError)>

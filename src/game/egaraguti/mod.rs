@@ -12,6 +12,7 @@
 pub mod board;
 mod diagram;
 mod eval;
+mod svg;
 mod text;
 mod weights;
 

@@ -164,6 +164,10 @@ impl GameText for EgaraGuti {
         self.diagram_lines()
     }
 
+    fn svg(&self, last: Option<EgaraMove>) -> String {
+        self.svg_picture(last)
+    }
+
     fn parse_position(text: &str) -> Result<Self, PositionError> {
         let mut fields = text.split_ascii_whitespace();
         let board = fields.next().ok_or(PositionError::Empty)?;

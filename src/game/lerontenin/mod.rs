@@ -14,6 +14,7 @@ pub mod army;
 mod diagram;
 mod eval;
 mod race;
+mod svg;
 mod text;
 mod weights;
 

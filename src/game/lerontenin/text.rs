@@ -365,6 +365,11 @@ impl GameText for Lerontenin {
         self.diagram_lines()
     }
 
+    /// The track has no room for a move's path: the pieces' squares and freezes show it.
+    fn svg(&self, _last: Option<LeronteninMove>) -> String {
+        self.svg_picture()
+    }
+
     fn parse_move(&self, text: &str) -> Result<LeronteninMove, MoveError> {
         if text.is_empty() {
             return Err(MoveError::Empty);

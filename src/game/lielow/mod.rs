@@ -11,6 +11,7 @@
 mod diagram;
 mod eval;
 pub mod geometry;
+mod svg;
 mod text;
 mod weights;
 

@@ -24,7 +24,7 @@ fn player_of_letter(letter: char) -> Option<Player> {
 }
 
 /// The name of a square, `a1`..`i9`.
-fn square_name(square: usize, n: usize) -> String {
+pub(super) fn square_name(square: usize, n: usize) -> String {
     let file = (b'a' + (square % n) as u8) as char;
     format!("{file}{}", square / n + 1)
 }
@@ -231,6 +231,10 @@ impl<G: Geometry> GameText for Lielow<G> {
 
     fn diagram(&self) -> Vec<String> {
         self.diagram_lines(LETTERS)
+    }
+
+    fn svg(&self, last: Option<LielowMove>) -> String {
+        self.svg_picture(last)
     }
 
     fn parse_move(&self, text: &str) -> Result<LielowMove, MoveError> {
