@@ -71,8 +71,8 @@ impl EgaraGuti {
             svg.text(
                 "text",
                 &[
-                    ("x", &(x + 14.0)),
-                    ("y", &(y + 22.0)),
+                    ("x", &(x + 17.0)),
+                    ("y", &(y + 30.0)),
                     ("font-size", &12),
                     ("fill", &"#6b5a3e"),
                 ],

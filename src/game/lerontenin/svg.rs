@@ -171,6 +171,7 @@ impl Lerontenin {
                         ("y", &y),
                         ("font-size", &12),
                         ("font-family", &"monospace"),
+                        ("xml:space", &"preserve"),
                         ("font-weight", &if bold { "bold" } else { "normal" }),
                     ],
                     text,

@@ -32,13 +32,7 @@ impl<G: Geometry> Lielow<G> {
         for square in 0..n * n {
             let (x, y) = corner(square);
             let light = (square % n + square / n) % 2 == 1;
-            let fill = if marked(square) {
-                LAST_MOVE
-            } else if light {
-                "#efe3c8"
-            } else {
-                "#d8c49c"
-            };
+            let fill = if light { "#efe3c8" } else { "#d8c49c" };
             svg.element(
                 "rect",
                 &[
@@ -51,6 +45,22 @@ impl<G: Geometry> Lielow<G> {
                     ("fill", &fill),
                 ],
             );
+            if marked(square) {
+                // A frame, so that a crown ring on the square stays visible.
+                svg.element(
+                    "rect",
+                    &[
+                        ("class", &"last-move"),
+                        ("x", &(x + 3.0)),
+                        ("y", &(y + 3.0)),
+                        ("width", &(CELL - 6.0)),
+                        ("height", &(CELL - 6.0)),
+                        ("fill", &"none"),
+                        ("stroke", &LAST_MOVE),
+                        ("stroke-width", &5),
+                    ],
+                );
+            }
         }
         for i in 0..n {
             let label = |text: String, x: f64, y: f64, svg: &mut Svg| {
