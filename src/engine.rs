@@ -81,6 +81,8 @@ pub trait Session: Send {
     fn fen(&self) -> String;
     /// The picture of the position for people, line by line.
     fn diagram(&self) -> Vec<String>;
+    /// The position's SVG picture, the last move of the `position` command marked.
+    fn svg(&self) -> String;
     fn side_to_move(&self) -> Player;
     /// The result by the rules or by forfeit, `None` while the game goes on.
     fn result(&self) -> Option<Outcome>;
@@ -122,6 +124,7 @@ pub fn new_session(variant: Variant, hash_mib: usize, play: Play) -> Box<dyn Ses
                 game: G::start(),
                 line: None,
                 forfeit: None,
+                last_move: None,
                 searcher: Arc::new(Mutex::new(Searcher::new(self.0))),
                 play: self.1,
                 rng: Arc::new(Mutex::new(fastrand::Rng::with_seed(BASELINE_SEED))),
@@ -152,6 +155,8 @@ struct GameSession<G: GameText> {
     line: Option<PositionLine>,
     /// The side that forfeited by an illegal move, if any.
     forfeit: Option<Player>,
+    /// The move that led to `game`, if a `position` command played it.
+    last_move: Option<G::Move>,
     /// Shared with the search thread while a search runs.
     searcher: Arc<Mutex<Searcher<G>>>,
     play: Play,
@@ -202,6 +207,7 @@ impl<G: GameText> Session for GameSession<G> {
         };
         let mut applied = MovesApplied::All;
         let mut forfeit = None;
+        let mut last_move = if played > 0 { self.last_move } else { None };
         for (index, text) in moves.iter().enumerate().skip(played) {
             let ply = index + 1;
             if game.outcome().is_some() || forfeit.is_some() {
@@ -214,6 +220,7 @@ impl<G: GameText> Session for GameSession<G> {
             match game.parse_move(text) {
                 Ok(mv) => {
                     game.make_move(mv);
+                    last_move = Some(mv);
                 }
                 Err(error) => {
                     // The forfeit ends the game: it is the one move to report.
@@ -233,6 +240,7 @@ impl<G: GameText> Session for GameSession<G> {
         }
         self.game = game;
         self.forfeit = forfeit;
+        self.last_move = last_move;
         Ok(applied)
     }
 
@@ -242,6 +250,10 @@ impl<G: GameText> Session for GameSession<G> {
 
     fn diagram(&self) -> Vec<String> {
         self.game.diagram()
+    }
+
+    fn svg(&self) -> String {
+        self.game.svg(self.last_move)
     }
 
     fn side_to_move(&self) -> Player {
@@ -286,6 +298,7 @@ impl<G: GameText> Session for GameSession<G> {
             game: self.game.clone(),
             line: self.line.clone(),
             forfeit: self.forfeit,
+            last_move: self.last_move,
             searcher: Arc::clone(&self.searcher),
             play: self.play,
             rng: Arc::clone(&self.rng),

@@ -89,6 +89,8 @@ pub enum Query {
     IsLegal(String),
     Fen,
     Variant,
+    /// The position's SVG picture on one line (an extension, for GUIs).
+    Svg,
     /// Not a known query; the engine answers with an error and `response error`.
     Unknown(String),
 }
@@ -357,6 +359,7 @@ fn query(input: &str) -> IResult<&str, Command> {
         }),
         map(terminated(tag("fen"), eof), |_| Query::Fen),
         map(terminated(tag("variant"), eof), |_| Query::Variant),
+        map(terminated(tag("svg"), eof), |_| Query::Svg),
         map(rest, |other: &str| {
             Query::Unknown(if other.is_empty() {
                 "(nothing asked)".to_owned()

@@ -501,6 +501,8 @@ impl Daemon {
             Query::IsLegal(mv) => self.session.legal_moves().contains(&mv).to_string(),
             Query::Fen => self.session.fen(),
             Query::Variant => self.session.variant().to_string(),
+            // One line: the picture's own line breaks are only layout.
+            Query::Svg => self.session.svg().replace('\n', " "),
             Query::Unknown(other) => {
                 self.error("unknown-query", other);
                 "error".to_owned()
@@ -559,7 +561,7 @@ impl Daemon {
             "     [searchmoves <m>...] [ponder] [infinite]",
             "  go perft <n>                    count moves to depth n, by move",
             "  stop | ponderhit | quit         stop answers at once; nothing waits for a search",
-            "  query gameover|p1turn|p2turn|result|legalmoves|islegal <m>|fen|variant",
+            "  query gameover|p1turn|p2turn|result|legalmoves|islegal <m>|fen|variant|svg",
             "  d                               show the position",
             "  bench [depth]                   the search signature",
         ] {
