@@ -11,6 +11,7 @@
 //!   its search on a worker thread, output through a line sink;
 //! - [`protocol`]: the text protocol: commands, the daemon's state, the serve loop;
 //! - [`bench`]: the fixed search workload whose node count signs the search's behaviour;
+//! - [`gui`]: `ternion gui`, the board page and its protocol WebSocket on the loopback;
 //! - [`arena`]: engine-vs-engine matches between child processes, refereed by the rules;
 //! - [`tables`]: Egara-guti's exact tables: the retrograde solver, the files, the probe;
 //! - [`tune`]: self-play data and the tuner that fits the evaluation's weights to it;
@@ -22,6 +23,7 @@ pub mod arena;
 pub mod bench;
 pub mod engine;
 pub mod game;
+pub mod gui;
 pub mod printable;
 pub mod protocol;
 pub mod search;

@@ -77,6 +77,10 @@ enum Command {
     /// With --record, --game and --svg-dir, writes one picture per ply of a game that
     /// `ternion match --records` recorded: game<N>-000.svg (the start), game<N>-001.svg, ...
     Show(cli::show::ShowArgs),
+    /// Serve a board in the browser: one page and a WebSocket speaking the protocol.
+    ///
+    /// Binds 127.0.0.1 only, prints the page's address on stdout and serves until killed.
+    Gui(cli::gui::GuiArgs),
 }
 
 /// Serves the protocol, starting with `variant`, answering `go` as `play` says.
@@ -116,6 +120,7 @@ fn main() -> ExitCode {
         Some(Command::Tune(args)) => cli::tune::run(&args),
         Some(Command::Tables(args)) => cli::tables::run(&args),
         Some(Command::Show(args)) => cli::show::run(&args),
+        Some(Command::Gui(args)) => cli::gui::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod arena;
 pub mod bench;
+pub mod gui;
 pub mod perft;
 mod position;
 pub mod selfplay;

@@ -1,0 +1,26 @@
+//! `ternion gui`: serves the board page and its protocol WebSocket on the loopback address
+//! (see `ternion::gui`).
+
+use std::io::Write;
+
+use clap::Args;
+
+#[derive(Debug, Args)]
+pub struct GuiArgs {
+    /// The port on 127.0.0.1 (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+}
+
+/// Runs the command until it is killed; `Err` carries the one-line message for stderr.
+pub fn run(args: &GuiArgs) -> Result<(), String> {
+    let (listener, address) = ternion::gui::bind(args.port)
+        .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", args.port))?;
+    let url = format!("http://{address}/");
+    eprintln!("ternion gui: open {url} in a browser (Ctrl-C ends it)");
+    // The address on stdout alone, for scripts that started the server on port 0.
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{url}").and_then(|()| out.flush());
+    drop(out);
+    ternion::gui::serve(listener).map_err(|e| format!("the server stopped: {e}"))
+}

@@ -1,0 +1,199 @@
+//! The HTTP side of `ternion gui`: one request per connection, read without being taken
+//! off the socket (so that the WebSocket handshake can read it again), checked, answered.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::session;
+
+/// The longest request head read; a longer one is refused.
+const MAX_REQUEST: usize = 8 * 1024;
+/// How long a client may take to send its request.
+const REQUEST_TIME: Duration = Duration::from_secs(10);
+/// The page, embedded in the binary.
+const PAGE: &str = include_str!("page.html");
+
+/// What the server reads of a request.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Request {
+    pub method: String,
+    pub path: String,
+    pub host: Option<String>,
+    pub origin: Option<String>,
+    pub upgrade: Option<String>,
+    /// The length of the request head, blank line included.
+    pub head_len: usize,
+}
+
+/// Reads the head of an HTTP request: the request line and the headers, up to the blank
+/// line. `None` when it is not one.
+pub fn parse_request(bytes: &[u8]) -> Option<Request> {
+    let end = bytes.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
+    let head = std::str::from_utf8(&bytes[..end]).ok()?;
+    let mut lines = head.split("\r\n");
+    let mut words = lines.next()?.split(' ');
+    let (method, path, version) = (words.next()?, words.next()?, words.next()?);
+    if !version.starts_with("HTTP/1.") || words.next().is_some() {
+        return None;
+    }
+    let mut request = Request {
+        method: method.to_owned(),
+        path: path.to_owned(),
+        head_len: end,
+        ..Request::default()
+    };
+    for line in lines.filter(|l| !l.is_empty()) {
+        let (name, value) = line.split_once(':')?;
+        let value = Some(value.trim().to_owned());
+        match name.trim().to_ascii_lowercase().as_str() {
+            "host" => request.host = value,
+            "origin" => request.origin = value,
+            "upgrade" => request.upgrade = value,
+            _ => {}
+        }
+    }
+    Some(request)
+}
+
+/// Whether a `Host` header names this server (and not some other name that resolves to
+/// the loopback address).
+pub fn host_allowed(host: Option<&str>, port: u16) -> bool {
+    host.is_some_and(|h| h == format!("127.0.0.1:{port}") || h == format!("localhost:{port}"))
+}
+
+/// Whether an `Origin` header is this server's own page.
+pub fn origin_allowed(origin: Option<&str>, port: u16) -> bool {
+    origin.is_some_and(|o| {
+        o == format!("http://127.0.0.1:{port}") || o == format!("http://localhost:{port}")
+    })
+}
+
+/// Looks at the request on `stream` without reading it, waiting for its head to arrive.
+fn peek_request(stream: &TcpStream) -> Result<Request, u16> {
+    let started = Instant::now();
+    let mut buffer = vec![0u8; MAX_REQUEST];
+    loop {
+        let seen = stream.peek(&mut buffer).map_err(|_| 408u16)?;
+        if seen == 0 {
+            return Err(400);
+        }
+        if let Some(request) = parse_request(&buffer[..seen]) {
+            return Ok(request);
+        }
+        if buffer[..seen].windows(4).any(|w| w == b"\r\n\r\n") {
+            return Err(400);
+        }
+        if seen == MAX_REQUEST {
+            return Err(431);
+        }
+        if started.elapsed() > REQUEST_TIME {
+            return Err(408);
+        }
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Serves one connection: the page, the WebSocket, or an error.
+pub fn handle(stream: TcpStream, port: u16) {
+    let _ = stream.set_read_timeout(Some(REQUEST_TIME));
+    let request = match peek_request(&stream) {
+        Ok(request) => request,
+        Err(status) => return respond(stream, status, "text/plain", "bad request\n", 0),
+    };
+    let head = request.head_len;
+    if !host_allowed(request.host.as_deref(), port) {
+        return respond(stream, 403, "text/plain", "unknown host\n", head);
+    }
+    if request.method != "GET" {
+        return respond(stream, 405, "text/plain", "only GET\n", head);
+    }
+    match request.path.as_str() {
+        "/" | "/index.html" => respond(stream, 200, "text/html; charset=utf-8", PAGE, head),
+        "/ws"
+            if request
+                .upgrade
+                .as_deref()
+                .is_some_and(|u| u.eq_ignore_ascii_case("websocket")) =>
+        {
+            if origin_allowed(request.origin.as_deref(), port) {
+                session::run(stream);
+            } else {
+                respond(stream, 403, "text/plain", "not from this page\n", head);
+            }
+        }
+        _ => respond(stream, 404, "text/plain", "not here\n", head),
+    }
+}
+
+/// Refuses a connection beyond the limit.
+pub fn refuse_busy(stream: TcpStream) {
+    respond(stream, 503, "text/plain", "too many connections\n", 0);
+}
+
+/// Answers with `status` and `body`, after reading the `head` bytes of the request off
+/// the socket, and closes.
+fn respond(mut stream: TcpStream, status: u16, content_type: &str, body: &str, head: usize) {
+    if head > 0 {
+        let mut request = vec![0u8; head];
+        let _ = stream.read_exact(&mut request);
+    } else {
+        // A request that could not be read is drained (a little of it) before the answer:
+        // closing on unread bytes would reset the connection and lose the answer.
+        let _ = stream.set_read_timeout(Some(Duration::from_millis(50)));
+        let mut drained = [0u8; 4096];
+        let mut total = 0;
+        while total < 16 * MAX_REQUEST {
+            match stream.read(&mut drained) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => total += n,
+            }
+        }
+    }
+    let reason = match status {
+        200 => "OK",
+        400 => "Bad Request",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        408 => "Request Timeout",
+        431 => "Request Header Fields Too Large",
+        _ => "Service Unavailable",
+    };
+    let response = format!(
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nContent-Security-Policy: default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self' ws://127.0.0.1:* ws://localhost:*; img-src 'self' data:\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = stream.write_all(response.as_bytes());
+    let _ = stream.flush();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_head_is_read_and_checked() {
+        let text = b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUpgrade: websocket\r\norigin: http://localhost:8080\r\n\r\nrest";
+        let request = parse_request(text).unwrap();
+        assert_eq!(
+            (request.method.as_str(), request.path.as_str()),
+            ("GET", "/ws")
+        );
+        assert_eq!(request.head_len, text.len() - 4);
+        assert!(host_allowed(request.host.as_deref(), 8080));
+        assert!(!host_allowed(request.host.as_deref(), 8081));
+        assert!(origin_allowed(request.origin.as_deref(), 8080));
+        assert!(!origin_allowed(Some("http://evil.example:8080"), 8080));
+        assert!(!host_allowed(Some("evil.example:8080"), 8080));
+        assert!(!host_allowed(None, 8080));
+        assert_eq!(
+            parse_request(b"GET / HTTP/1.1\r\nHost: x\r\n"),
+            None,
+            "no blank line yet"
+        );
+        assert_eq!(parse_request(b"GET /\r\n\r\n"), None, "no version");
+        assert_eq!(parse_request(b"GET / HTTP/1.1\r\nno colon\r\n\r\n"), None);
+    }
+}

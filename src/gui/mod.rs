@@ -1,0 +1,63 @@
+//! `ternion gui`: a board in the browser, served on the loopback address.
+//!
+//! The server hands out one embedded page (`page.html`) and, at `/ws`, a WebSocket that
+//! carries the very lines of the protocol: each connection gets a daemon of its own, as if
+//! it had started `ternion` and written to its stdin. The page is a client of the protocol
+//! and nothing more; it draws the board from `query svg`.
+//!
+//! - [`http`]: reading a request, checking where it comes from, the page and the errors;
+//! - [`session`]: one WebSocket connection driving one daemon.
+//!
+//! Security: the server binds only to 127.0.0.1; every request must name this server in
+//! its `Host` header (a page of another site that resolves its own name to 127.0.0.1 is
+//! refused: no DNS rebinding), and a WebSocket must come from this server's page (`Origin`).
+//! Requests and messages are capped in size, connections in number, and nothing is written
+//! to disk.
+
+pub mod http;
+pub mod session;
+
+use std::io;
+use std::net::{Ipv4Addr, SocketAddr, TcpListener};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread;
+
+/// Connections served at once; more are refused until one ends.
+pub const MAX_CONNECTIONS: usize = 16;
+
+/// Binds the server to 127.0.0.1 on `port` (0: any free port) and returns the listener and
+/// the address it got.
+pub fn bind(port: u16) -> io::Result<(TcpListener, SocketAddr)> {
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, port))?;
+    let address = listener.local_addr()?;
+    Ok((listener, address))
+}
+
+/// Serves the page and its WebSockets on `listener` for ever, one thread a connection.
+pub fn serve(listener: TcpListener) -> io::Result<()> {
+    let port = listener.local_addr()?.port();
+    let open = Arc::new(AtomicUsize::new(0));
+    for stream in listener.incoming() {
+        let Ok(stream) = stream else {
+            continue;
+        };
+        if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+            open.fetch_sub(1, Ordering::SeqCst);
+            http::refuse_busy(stream);
+            continue;
+        }
+        let done = Arc::clone(&open);
+        let spawned = thread::Builder::new()
+            .name("gui-connection".into())
+            .spawn(move || {
+                http::handle(stream, port);
+                done.fetch_sub(1, Ordering::SeqCst);
+            });
+        if let Err(error) = spawned {
+            open.fetch_sub(1, Ordering::SeqCst);
+            log::warn!("gui: no thread for a connection: {error}");
+        }
+    }
+    Ok(())
+}

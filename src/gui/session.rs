@@ -1,0 +1,82 @@
+//! One WebSocket connection of `ternion gui`, driving a daemon of its own: every text
+//! message is one or more protocol lines, every line the daemon says is one message.
+
+use std::io::ErrorKind;
+use std::net::TcpStream;
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use tungstenite::protocol::WebSocketConfig;
+use tungstenite::{Error, Message};
+
+use crate::engine::Sink;
+use crate::game::Variant;
+use crate::protocol::daemon::Daemon;
+use crate::protocol::input::MAX_LINE;
+
+/// The largest message or frame a client may send.
+pub const MAX_MESSAGE: usize = 64 * 1024;
+/// How often the connection looks for what the daemon said while the client is silent.
+const POLL: Duration = Duration::from_millis(10);
+
+/// Completes the WebSocket handshake on `stream` and serves the protocol on it until the
+/// client leaves or sends `quit`.
+pub fn run(stream: TcpStream) {
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(MAX_MESSAGE))
+        .max_frame_size(Some(MAX_MESSAGE));
+    let mut socket = match tungstenite::accept_with_config(stream, Some(config)) {
+        Ok(socket) => socket,
+        Err(error) => {
+            log::info!("gui: a WebSocket handshake failed: {error}");
+            return;
+        }
+    };
+    if socket.get_mut().set_read_timeout(Some(POLL)).is_err() {
+        return;
+    }
+    let (said, to_send) = mpsc::channel::<String>();
+    let sink: Sink = Arc::new(move |line: String| {
+        let _ = said.send(line);
+    });
+    let mut daemon = Daemon::new(Variant::Lielow, sink);
+    'session: loop {
+        let mut wrote = false;
+        while let Ok(line) = to_send.try_recv() {
+            if socket.write(Message::text(line)).is_err() {
+                break 'session;
+            }
+            wrote = true;
+        }
+        if wrote && socket.flush().is_err() {
+            break;
+        }
+        match socket.read() {
+            Ok(Message::Text(text)) => {
+                for line in text.lines() {
+                    if line.len() > MAX_LINE {
+                        daemon.line_too_long(MAX_LINE);
+                    } else if !daemon.handle(line) {
+                        break 'session;
+                    }
+                }
+            }
+            Ok(Message::Close(_)) => break,
+            // Pings are answered by the socket itself; binary messages mean nothing here.
+            Ok(_) => {}
+            Err(Error::Io(error))
+                if matches!(error.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+            Err(_) => break,
+        }
+    }
+    daemon.stop_for_exit();
+    // What the daemon said last (a `bestmove` after a stop) still goes out.
+    while let Ok(line) = to_send.try_recv() {
+        if socket.write(Message::text(line)).is_err() {
+            break;
+        }
+    }
+    let _ = socket.close(None);
+    let _ = socket.flush();
+}

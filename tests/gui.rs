@@ -1,0 +1,167 @@
+//! `ternion gui` from the outside: the page, the checks on where a request comes from, and
+//! a short game over the protocol WebSocket.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use tungstenite::client::IntoClientRequest;
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+/// The server as a child process, killed when dropped.
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start() -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ternion"))
+        .args(["gui", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port = line
+        .trim()
+        .trim_start_matches("http://127.0.0.1:")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap_or_else(|_| panic!("an address, not {line:?}"));
+    Server { child, port }
+}
+
+/// A plain HTTP request with these headers; returns the whole response.
+fn get(port: u16, path: &str, headers: &str) -> String {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\n{headers}\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    response
+}
+
+fn connect(port: u16, origin: &str) -> Result<WebSocket<MaybeTlsStream<TcpStream>>, String> {
+    let mut request = format!("ws://127.0.0.1:{port}/ws")
+        .into_client_request()
+        .unwrap();
+    request
+        .headers_mut()
+        .insert("Origin", origin.parse().unwrap());
+    tungstenite::connect(request)
+        .map(|(socket, _)| socket)
+        .map_err(|e| e.to_string())
+}
+
+/// Every message up to and including the first that starts with `prefix`.
+fn until(socket: &mut WebSocket<MaybeTlsStream<TcpStream>>, prefix: &str) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut lines = Vec::new();
+    while Instant::now() < deadline {
+        match socket.read().expect("the server answers") {
+            Message::Text(text) => {
+                let done = text.starts_with(prefix);
+                lines.push(text.to_string());
+                if done {
+                    return lines;
+                }
+            }
+            _ => continue,
+        }
+    }
+    panic!("no {prefix} within 30 s: {lines:?}");
+}
+
+#[test]
+fn the_page_is_served_to_this_host_only() {
+    let server = start();
+    let port = server.port;
+    let page = get(port, "/", &format!("Host: 127.0.0.1:{port}\r\n"));
+    assert!(page.starts_with("HTTP/1.1 200 OK\r\n"), "{page}");
+    assert!(page.contains("<title>ternion</title>"));
+    assert!(page.contains("ws://${location.host}/ws"));
+    // Another name for the loopback address (DNS rebinding), or none at all.
+    for headers in ["Host: evil.example\r\n".to_owned(), String::new()] {
+        let refused = get(port, "/", &headers);
+        assert!(refused.starts_with("HTTP/1.1 403"), "{refused}");
+    }
+    let missing = get(port, "/secret", &format!("Host: localhost:{port}\r\n"));
+    assert!(missing.starts_with("HTTP/1.1 404"), "{missing}");
+    let huge = get(
+        port,
+        "/",
+        &format!("Host: 127.0.0.1:{port}\r\nX: {}\r\n", "a".repeat(20_000)),
+    );
+    assert!(huge.starts_with("HTTP/1.1 431"), "{huge}");
+}
+
+#[test]
+fn a_socket_from_another_origin_is_refused() {
+    let server = start();
+    let error = connect(server.port, "http://evil.example").unwrap_err();
+    assert!(error.contains("403"), "{error}");
+}
+
+#[test]
+fn a_short_game_over_the_socket() {
+    let server = start();
+    let origin = format!("http://127.0.0.1:{}", server.port);
+    let mut socket = connect(server.port, &origin).unwrap();
+    socket.send(Message::text("ugi")).unwrap();
+    let handshake = until(&mut socket, "ugiok");
+    assert!(
+        handshake
+            .iter()
+            .any(|l| l.starts_with("option name UCI_Variant"))
+    );
+    // Several lines in one message, as a page may send them.
+    socket
+        .send(Message::text(
+            "setoption name UCI_Variant value egaraguti\nposition startpos moves e3e4 e5e3\nquery legalmoves",
+        ))
+        .unwrap();
+    assert_eq!(
+        until(&mut socket, "response").last().unwrap(),
+        "response e2e4"
+    );
+    socket.send(Message::text("go depth 3")).unwrap();
+    assert_eq!(
+        until(&mut socket, "bestmove").last().unwrap(),
+        "bestmove e2e4"
+    );
+    socket.send(Message::text("query svg")).unwrap();
+    let picture = until(&mut socket, "response").pop().unwrap();
+    assert!(picture.starts_with("response <?xml"), "{picture}");
+    assert!(picture.contains("id=\"man-e3\"") && !picture.contains('\n'));
+    // A second connection has a daemon of its own.
+    let mut other = connect(server.port, &origin).unwrap();
+    other.send(Message::text("query variant")).unwrap();
+    assert_eq!(
+        until(&mut other, "response").last().unwrap(),
+        "response lielow"
+    );
+    // A message over the cap ends that connection, not the server.
+    let _ = other.send(Message::text("x".repeat(100_000)));
+    let ended = (0..100).any(|_| other.read().is_err());
+    assert!(ended, "the oversized message closed the socket");
+    socket.send(Message::text("query variant")).unwrap();
+    assert_eq!(
+        until(&mut socket, "response").last().unwrap(),
+        "response egaraguti"
+    );
+    // `quit` ends the session.
+    socket.send(Message::text("quit")).unwrap();
+    let closed = (0..100).any(|_| matches!(socket.read(), Err(_) | Ok(Message::Close(_))));
+    assert!(closed);
+}
