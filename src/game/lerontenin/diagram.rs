@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use super::Lerontenin;
-use super::army::{Army, END};
+use super::army::{Army, END, Piece};
 
 const SIDE_NAMES: [&str; 2] = ["Light (p1)", "Dark (p2)"];
 /// Characters before the ruler on each line: the side's name.
@@ -27,28 +27,36 @@ impl Lerontenin {
                 army.pieces().iter().map(|p| p.square as u32).sum::<u32>(),
                 self.core.descent[side]
             ));
-            lines.push("  piece    power  square  freeze".to_owned());
+            lines.push(format!("  {PIECE_HEADER}"));
             for piece in army.pieces() {
-                let mut line = format!(
-                    "  {:<8} {:>5}  {:>6}  {:>6}",
-                    piece.label.to_string(),
-                    piece.power,
-                    piece.square,
-                    piece.freeze
-                );
-                if piece.label.is_single() {
-                    write!(line, "  moved {} times", army.single_moves)
-                        .expect("writing to a String");
-                }
-                if piece.finished() {
-                    line.push_str("  finished");
-                }
-                lines.push(line);
+                lines.push(format!("  {}", piece_line(army, piece)));
             }
         }
         lines.extend(track(&self.core.armies));
         lines
     }
+}
+
+/// The head of the table of a side's pieces.
+pub(super) const PIECE_HEADER: &str = "piece    power  square  freeze";
+
+/// A piece's row in the table of its side's pieces: label, power, square, freeze, the
+/// SINGLE's moves, finished.
+pub(super) fn piece_line(army: &Army, piece: &Piece) -> String {
+    let mut line = format!(
+        "{:<8} {:>5}  {:>6}  {:>6}",
+        piece.label.to_string(),
+        piece.power,
+        piece.square,
+        piece.freeze
+    );
+    if piece.label.is_single() {
+        write!(line, "  moved {} times", army.single_moves).expect("writing to a String");
+    }
+    if piece.finished() {
+        line.push_str("  finished");
+    }
+    line
 }
 
 /// The ruler of squares 0 to 98 and, under it, each side's pieces: the first letter of a

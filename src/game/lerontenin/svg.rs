@@ -7,6 +7,7 @@
 
 use super::Lerontenin;
 use super::army::{END, Piece};
+use super::diagram::{PIECE_HEADER, piece_line};
 use crate::game::Player;
 use crate::svg::{SIDE_FILL, SIDE_TEXT, Svg};
 
@@ -188,23 +189,10 @@ impl Lerontenin {
                 true,
             );
             y += LINE_H;
-            line(&mut svg, y, "piece  power square freeze", true);
+            line(&mut svg, y, PIECE_HEADER, true);
             for piece in army.pieces() {
                 y += LINE_H;
-                let mut text = format!(
-                    "{:<6} {:>5} {:>6} {:>6}",
-                    piece.label.to_string(),
-                    piece.power,
-                    piece.square,
-                    piece.freeze
-                );
-                if piece.label.is_single() {
-                    text.push_str(&format!("  moved {}", army.single_moves));
-                }
-                if piece.finished() {
-                    text.push_str("  finished");
-                }
-                line(&mut svg, y, &text, false);
+                line(&mut svg, y, &piece_line(army, piece), false);
             }
         }
         svg.finish()
