@@ -707,9 +707,9 @@ fn the_search_beats_a_greedy_player_clearly() {
 
 // Lerontenin's strength, 200 seeded games at depth 3 against each baseline. Most games end
 // in a cycle of equal pieces throwing each other back, decided by the square totals (rule
-// 14), or in a race that one side finishes first. The targets set for it (95% against the
-// random mover, 75% against the greedy one) are the ignored tests below; the default run
-// keeps what the evaluation has reached (docs/rules/lerontenin.md gives the figures).
+// 14), or in a race that one side finishes first. The targets set for it: 95% against the
+// random mover (an ignored test below, not reached) and 75% against the greedy one (met
+// since the fitted evaluation); docs/rules/lerontenin.md gives the figures.
 
 const LERONTENIN_GAMES: u64 = 200;
 /// About twice the longest of 2,300 games played while measuring (1,974 plies).
@@ -731,20 +731,13 @@ fn the_search_outplays_a_random_mover_at_lerontenin() {
 }
 
 #[test]
-fn the_search_outplays_a_greedy_player_at_lerontenin() {
-    let tally = lerontenin_at_depth_3_against(Player2::Greedy);
-    assert!(tally.score() >= 0.60, "{tally:?}");
-}
-
-#[test]
-#[ignore = "Lerontenin target not reached: 89% measured (178/1/21) (docs/rules/lerontenin.md)"]
+#[ignore = "Lerontenin target not reached: 87% measured (172/3/25) (docs/rules/lerontenin.md)"]
 fn the_search_scores_95_percent_against_a_random_mover_at_lerontenin() {
     let tally = lerontenin_at_depth_3_against(Player2::Random);
     assert!(tally.score() >= 0.95, "{tally:?}");
 }
 
 #[test]
-#[ignore = "Lerontenin target not reached: 66% measured (132/2/66) (docs/rules/lerontenin.md)"]
 fn the_search_scores_75_percent_against_a_greedy_player_at_lerontenin() {
     let tally = lerontenin_at_depth_3_against(Player2::Greedy);
     assert!(tally.score() >= 0.75, "{tally:?}");
