@@ -32,7 +32,8 @@ fn text(bytes: &[u8]) -> String {
 
 /// A fresh directory for one test.
 fn fresh_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ternion-tables-{name}-{}", std::process::id()));
+    // Under target/, so that the shared tables left at the end are not scattered in /tmp.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("tables-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
