@@ -1,0 +1,114 @@
+//! `ternion gui` in a real browser: runs `tests/browser/gui.js`, which plays every variant in
+//! headless Chromium by clicking and checks the page against a daemon of its own.
+//!
+//! It needs Node.js, Chromium and the script's one npm package (`npm ci --prefix
+//! tests/browser`). Where they are missing the test says so and passes, so that `cargo test`
+//! works on any machine; with `TERNION_BROWSER_TEST=require` (as `.ci/run` sets, after
+//! installing them) a missing tool fails the test.
+
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const VARIANTS: [&str; 4] = ["lielow", "lielow9", "egaraguti", "lerontenin"];
+/// Far above the 5-10 s the script takes, for a loaded machine.
+const TIME_LIMIT: Duration = Duration::from_secs(300);
+
+fn script_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
+}
+
+/// Chromium: `TERNION_CHROMIUM`, else Debian's or Ubuntu's path.
+fn chromium() -> Option<PathBuf> {
+    let given = std::env::var_os("TERNION_CHROMIUM").map(PathBuf::from);
+    let known = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].map(PathBuf::from);
+    given.into_iter().chain(known).find(|path| path.exists())
+}
+
+fn node_runs() -> bool {
+    Command::new("node")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success())
+}
+
+/// What the test needs and this machine lacks.
+fn missing_tools() -> Vec<&'static str> {
+    let mut missing = Vec::new();
+    if !node_runs() {
+        missing.push("node (Node.js)");
+    }
+    if chromium().is_none() {
+        missing.push("chromium (Debian's package, or TERNION_CHROMIUM)");
+    }
+    if !script_dir()
+        .join("node_modules/playwright-core/package.json")
+        .exists()
+    {
+        missing.push("playwright-core (npm ci --prefix tests/browser)");
+    }
+    missing
+}
+
+#[test]
+fn the_page_plays_every_variant_in_headless_chromium() {
+    let missing = missing_tools();
+    if !missing.is_empty() {
+        let required = std::env::var("TERNION_BROWSER_TEST").is_ok_and(|v| v == "require");
+        assert!(!required, "the browser test needs {}", missing.join(", "));
+        eprintln!("browser test skipped: missing {}", missing.join(", "));
+        return;
+    }
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gui-browser");
+    fs::create_dir_all(&work).unwrap();
+    let (out_path, err_path) = (work.join("stdout.txt"), work.join("stderr.txt"));
+    let mut child = Command::new("node")
+        .arg(script_dir().join("gui.js"))
+        .arg(env!("CARGO_BIN_EXE_ternion"))
+        .arg(chromium().unwrap())
+        .arg(&work)
+        .stdin(Stdio::null())
+        .stdout(File::create(&out_path).unwrap())
+        .stderr(File::create(&err_path).unwrap())
+        .spawn()
+        .expect("node starts");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > TIME_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the browser test ran over {TIME_LIMIT:?}");
+        }
+        thread::sleep(Duration::from_millis(50));
+    };
+    let stdout = fs::read_to_string(&out_path).unwrap();
+    let stderr = fs::read_to_string(&err_path).unwrap();
+    // The figures (load time, click to reply) for whoever runs with --nocapture.
+    println!("{stdout}");
+    assert!(
+        status.success(),
+        "the browser test failed:\n{stdout}\n{stderr}"
+    );
+    assert!(stdout.starts_with("page and first board: "), "{stdout}");
+    for variant in VARIANTS {
+        let line = stdout
+            .lines()
+            .find(|line| line.starts_with(&format!("{variant}: ")))
+            .unwrap_or_else(|| panic!("no line for {variant}:\n{stdout}"));
+        assert!(line.contains("click to engine reply"), "{line}");
+        let shot = work.join(format!("gui-{variant}.png"));
+        let bytes = fs::read(&shot).unwrap_or_else(|_| panic!("no screenshot {shot:?}"));
+        assert!(bytes.starts_with(b"\x89PNG"), "{shot:?} is a PNG");
+    }
+    assert!(
+        stdout.contains("every variant played, checked against the reference daemon"),
+        "{stdout}"
+    );
+}
