@@ -11,9 +11,10 @@ use std::sync::atomic::AtomicBool;
 use common::engine::Engine;
 use ternion::game::egaraguti::EgaraGuti;
 use ternion::game::egaraguti::board::{POINTS, RANKS_TOP_DOWN};
-use ternion::game::{Game, GameText};
+use ternion::game::{Game, GameText, Player};
 use ternion::search::{Limits, Score, Searcher};
 use ternion::tables::TableSet;
+use ternion::tables::label::relabel_all;
 use ternion::tables::store::Value;
 
 /// The most men of the tables the tests build: every level solves in well under a second.
@@ -404,4 +405,90 @@ fn the_search_plays_the_tables_best_move_through_the_protocol() {
     let lines = engine.lines_until("bestmove");
     assert!(lines.iter().all(|l| !l.contains("tbhits")), "{lines:?}");
     engine.quit();
+}
+
+#[test]
+fn relabelling_gives_solved_positions_the_tables_result() {
+    let reference = TableSet::load_all(tables_dir()).unwrap();
+    let mut rng = fastrand::Rng::with_seed(23);
+    let mut data = String::new();
+    let mut expected = Vec::new();
+    for round in 0..200 {
+        // 4+4 men have no table here: those lines keep their game's result.
+        let (white, black) = [(1, 2), (3, 3), (2, 4), (4, 4)][round % 4];
+        let game = random_position(&mut rng, white, black);
+        let position = game.position_string();
+        let played = ["0", "0.5", "1"][round % 3];
+        data.push_str(&format!("{played} {position}\n"));
+        let truth = (white + black <= 6).then(|| {
+            let value = reference.probe(&game).unwrap().value;
+            let for_first = if game.side_to_move() == Player::P1 {
+                value
+            } else {
+                value.flipped()
+            };
+            match for_first {
+                Value::Win => "1",
+                Value::Draw => "0.5",
+                Value::Loss => "0",
+            }
+        });
+        expected.push(format!("{} {position}", truth.unwrap_or(played)));
+    }
+    let mut tables = TableSet::new(tables_dir());
+    let (relabelled, count) = relabel_all(&mut tables, &data).unwrap();
+    assert_eq!(relabelled.lines().collect::<Vec<_>>(), expected);
+    assert_eq!((count.lines, count.solved), (200, 150));
+    let changed = data
+        .lines()
+        .zip(&expected)
+        .filter(|(before, after)| before != after)
+        .count();
+    assert_eq!(count.changed, changed);
+    assert!(changed > 50, "the wrong results were put right: {changed}");
+    // Not data: refused with the line.
+    let error = relabel_all(&mut tables, "draw 5/3/3/1/3/1w1/b3w b 0 1").unwrap_err();
+    assert!(error.contains("draw"), "{error}");
+}
+
+#[test]
+fn tune_fits_to_the_tables_results() {
+    let dir = fresh_dir("tune-data");
+    let data = dir.join("data.txt");
+    let mut rng = fastrand::Rng::with_seed(5);
+    // Every game "drawn": only the tables say who wins.
+    let lines: String = (0..400)
+        .map(|i| {
+            let (white, black) = [(1, 2), (2, 1), (2, 3), (3, 2)][i % 4];
+            format!(
+                "0.5 {}\n",
+                random_position(&mut rng, white, black).position_string()
+            )
+        })
+        .collect();
+    std::fs::write(&data, lines).unwrap();
+    let data = data.to_str().unwrap();
+    let tables = tables_dir().to_str().unwrap();
+    let args = [
+        "tune",
+        "egaraguti",
+        "--data",
+        data,
+        "--iterations",
+        "50",
+        "--tables",
+        tables,
+    ];
+    let output = ternion(&args);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("400 of 400 positions solved by the tables"),
+        "{stderr}"
+    );
+    assert!(text(&output.stdout).contains("pub const WEIGHTS"));
+    // Only Egara-guti has tables.
+    let output = ternion(&["tune", "lielow", "--data", data, "--tables", tables]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("has no tables"));
 }

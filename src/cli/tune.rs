@@ -6,6 +6,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 use ternion::game::Variant;
+use ternion::tables::TableSet;
+use ternion::tables::label::relabel_all;
 use ternion::tune::texel::{TuneConfig, tune};
 
 #[derive(Debug, Args)]
@@ -24,6 +26,10 @@ pub struct TuneArgs {
     /// The size of a step (Adam's), in evaluation units.
     #[arg(long, default_value_t = 1.0)]
     step: f64,
+    /// Egara-guti's exact tables: a position they solve exactly at its counter is fitted to
+    /// their result, not to its game's.
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
 }
 
 /// The name of each variant's table in its game's `weights.rs`.
@@ -48,6 +54,17 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
         );
         text.push('\n');
+    }
+    if let Some(dir) = &args.tables {
+        if variant != Variant::Egaraguti {
+            return Err(format!("{variant} has no tables: only egaraguti has"));
+        }
+        let (relabelled, count) = relabel_all(&mut TableSet::new(dir), &text)?;
+        eprintln!(
+            "{} of {} positions solved by the tables, {} of them relabelled",
+            count.solved, count.lines, count.changed
+        );
+        text = relabelled;
     }
     let config = TuneConfig {
         variant,

@@ -5,7 +5,8 @@
 //! - [`index`]: the dense index of positions with the board's four symmetries;
 //! - [`store`]: one material pair's table, in memory and on disk;
 //! - [`solve`]: the retrograde solver of one material level;
-//! - [`build`]: the resumable build of every level up to a number of men.
+//! - [`build`]: the resumable build of every level up to a number of men;
+//! - [`label`]: self-play data relabelled with the tables' exact results, for the tuner.
 //!
 //! This module owns the set of loaded tables ([`TableSet`]) and what a probe answers
 //! ([`Probe`]). Only Egara-guti is small enough to solve this way: the other games have no
@@ -13,6 +14,7 @@
 
 pub mod build;
 pub mod index;
+pub mod label;
 pub mod solve;
 pub mod store;
 

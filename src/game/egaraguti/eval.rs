@@ -10,6 +10,10 @@
 //! - tempo: 1 for the side to move;
 //! - men by the 40-ply counter: the men's difference times the plies since the last capture,
 //!   for a lead that the 40-ply rule is about to cash;
+//! - lead: 1, 0 or -1 as the side to move has more, as many or fewer men: the 40-ply rule
+//!   and a repetition give the game to the side with more men by any margin, so a lead of
+//!   one man is worth far more than a man's share of the material;
+//! - lead by the 40-ply counter: the lead times the plies since the last capture;
 //! - points: a man on each point, the board folded left to right and seen from each player's
 //!   own base, so that both players' tables are the same. The corners a1 and i1 have no
 //!   feature of their own: they are the points the others are measured from (with one
@@ -29,9 +33,11 @@ const EXPOSED_OWN: usize = 2;
 const EXPOSED_ENEMY: usize = 3;
 const TEMPO: usize = 4;
 const MEN_BY_COUNTER: usize = 5;
+const LEAD: usize = 6;
+const LEAD_BY_COUNTER: usize = 7;
 /// The feature of point class 1, the first of the points' features; class 0 (the corners of
 /// the own base) has none.
-const FIRST_POINT: usize = 6;
+const FIRST_POINT: usize = 8;
 /// The number of features.
 pub(super) const FEATURE_COUNT: usize = FIRST_POINT + CLASS_NAMES.len();
 
@@ -62,6 +68,8 @@ pub(super) fn feature_name(index: usize) -> String {
         EXPOSED_ENEMY => "exposed_enemy".into(),
         TEMPO => "tempo".into(),
         MEN_BY_COUNTER => "men_by_counter".into(),
+        LEAD => "lead".into(),
+        LEAD_BY_COUNTER => "lead_by_counter".into(),
         i => format!("point_{}", CLASS_NAMES[i - FIRST_POINT]),
     }
 }
@@ -74,6 +82,8 @@ impl EgaraGuti {
         let men =
             self.men[us.index()].count_ones() as i32 - self.men[them.index()].count_ones() as i32;
         sink.add(MEN_BY_COUNTER, men * self.quiet_plies as i32);
+        sink.add(LEAD, men.signum());
+        sink.add(LEAD_BY_COUNTER, men.signum() * self.quiet_plies as i32);
         self.side_features(us, 1, sink);
         self.side_features(them, -1, sink);
         sink.add(EXPOSED_OWN, self.exposed(us));

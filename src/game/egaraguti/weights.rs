@@ -4,13 +4,15 @@
 //! corners of the own base (a1, i1).
 
 #[rustfmt::skip]
-pub const WEIGHTS: [i32; 20] = [
+pub const WEIGHTS: [i32; 22] = [
     100, // men
     4, // steps
     -25, // exposed_own
     25, // exposed_enemy
     5, // tempo
     0, // men_by_counter
+    0, // lead
+    0, // lead_by_counter
     0, // point_c1
     0, // point_e1
     0, // point_c2
