@@ -12,11 +12,11 @@ use crate::game::Player;
 use crate::svg::{SIDE_FILL, SIDE_TEXT, Svg};
 
 const COLUMNS: usize = 10;
-const CELL_W: f64 = 96.0;
+const CELL_W: f64 = 102.0;
 const CELL_H: f64 = 76.0;
 const MARGIN: f64 = 20.0;
-const CHIP_W: f64 = 44.0;
-const CHIP_H: f64 = 16.0;
+const CHIP_W: f64 = 48.0;
+const CHIP_H: f64 = 18.0;
 /// The height of the start and end areas: a row of chips for each side.
 const AREA_H: f64 = 64.0;
 const LINE_H: f64 = 16.0;
@@ -145,7 +145,7 @@ impl Lerontenin {
                     in_cell[square] += 1;
                     (
                         x + 3.0 + (place % 2) as f64 * (CHIP_W + 2.0),
-                        y + 15.0 + (place / 2) as f64 * (CHIP_H + 2.0),
+                        y + 14.0 + (place / 2) as f64 * (CHIP_H + 2.0),
                     )
                 };
                 let moves = piece.label.is_single().then_some(army.single_moves);
@@ -233,7 +233,7 @@ fn chip(svg: &mut Svg, side: usize, piece: &Piece, single_moves: Option<u32>, x:
         detail.push_str(&format!(" m{moves}"));
     }
     for (text, at, anchor, size) in [
-        (piece.label.to_string(), x + 3.0, "start", 10),
+        (piece.label.to_string(), x + 3.0, "start", 13),
         (detail, x + CHIP_W - 3.0, "end", 8),
     ] {
         svg.text(
