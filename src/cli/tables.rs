@@ -133,12 +133,7 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
         }
         None => {
             let mut tables = TableSet::new(&args.dir);
-            let side = game.side_to_move();
-            let men = [game.men(side), game.men(side.opponent())];
-            let material = ternion::tables::index::Material {
-                mover: men[0].count_ones() as usize,
-                other: men[1].count_ones() as usize,
-            };
+            let material = ternion::tables::men_of(&game).material();
             if !tables.load(material)? {
                 return Err(format!(
                     "no table for {material} men in {}",

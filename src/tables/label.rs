@@ -7,9 +7,8 @@
 //! position's own 40-ply counter); a position of more men, or one whose table is missing,
 //! keeps its game's result.
 
-use super::TableSet;
-use super::index::Material;
 use super::store::Value;
+use super::{TableSet, men_of};
 use crate::game::egaraguti::EgaraGuti;
 use crate::game::{Game, GameText, Player};
 
@@ -32,18 +31,14 @@ pub fn exact_result(tables: &mut TableSet, position: &str) -> Result<Option<f64>
     if game.outcome().is_some() {
         return Ok(None);
     }
-    let side = game.side_to_move();
-    let material = Material {
-        mover: game.men(side).count_ones() as usize,
-        other: game.men(side.opponent()).count_ones() as usize,
-    };
+    let material = men_of(&game).material();
     if !material.is_tabled() || !tables.load(material)? {
         return Ok(None);
     }
     let Some(probe) = tables.probe(&game).filter(|probe| probe.exact) else {
         return Ok(None);
     };
-    let for_first = if side == Player::P1 {
+    let for_first = if game.side_to_move() == Player::P1 {
         probe.value
     } else {
         probe.value.flipped()

@@ -34,6 +34,15 @@ fn slot(material: Material) -> usize {
     (material.mover - 1) * index::MAX_MEN + material.other - 1
 }
 
+/// A game's men, the side to move's first: what indexes its position in the tables.
+pub fn men_of(game: &EgaraGuti) -> Men {
+    let side = game.side_to_move();
+    Men {
+        mover: game.men(side),
+        other: game.men(side.opponent()),
+    }
+}
+
 /// The tables of a directory that have been loaded.
 #[derive(Debug)]
 pub struct TableSet {
@@ -184,11 +193,7 @@ impl TableSet {
     /// What the tables say of a game's position, if its table is loaded. The game's own
     /// end (a side without men or moves, the 40-ply rule) is for the caller to check first.
     pub fn probe(&self, game: &EgaraGuti) -> Option<Probe> {
-        let side = game.side_to_move();
-        let men = Men {
-            mover: game.men(side),
-            other: game.men(side.opponent()),
-        };
+        let men = men_of(game);
         let (value, distance) = if men.mover == 0 || men.other == 0 {
             (self.value(men)?, None)
         } else {
