@@ -4,11 +4,10 @@
 //! it measures the team's speed; the node count then varies from run to run.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use crate::game::{GameText, GameVisitor, Variant};
-use crate::search::report::line_string;
-use crate::search::{Limits, Searcher};
+use crate::games::{Playable, Variant};
+use crate::search::{Limits, Score, Searcher};
 
 /// A bench position: variant, position string (`None` for the start) and depth.
 const POSITIONS: &[(Variant, Option<&str>, u32)] = &[
@@ -40,6 +39,22 @@ const POSITIONS: &[(Variant, Option<&str>, u32)] = &[
 /// The table size of the bench, in MiB.
 const HASH_MIB: usize = 16;
 
+/// What the bench found at one position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchLine {
+    /// The position's place in the list, from 1.
+    pub index: usize,
+    pub variant: Variant,
+    pub depth: u32,
+    /// The search's time: the table's allocation and the threads' start are left out.
+    pub time: Duration,
+    pub nodes: u64,
+    pub score: Score,
+    /// The best move and the line, in notation.
+    pub best: Option<String>,
+    pub pv: Vec<String>,
+}
+
 /// The bench totals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BenchTotals {
@@ -50,9 +65,9 @@ pub struct BenchTotals {
     pub complete: bool,
 }
 
-/// Runs the bench on `threads` search threads, passing one line per position to `out`;
+/// Runs the bench on `threads` search threads, passing what each position found to `out`;
 /// `depth` replaces every position's own depth.
-pub fn run(depth: Option<u32>, threads: usize, out: &mut dyn FnMut(String)) -> BenchTotals {
+pub fn run(depth: Option<u32>, threads: usize, out: &mut dyn FnMut(BenchLine)) -> BenchTotals {
     run_until(depth, threads, &AtomicBool::new(false), out)
 }
 
@@ -61,23 +76,22 @@ pub fn run_until(
     depth: Option<u32>,
     threads: usize,
     stop: &AtomicBool,
-    out: &mut dyn FnMut(String),
+    out: &mut dyn FnMut(BenchLine),
 ) -> BenchTotals {
     let started = Instant::now();
     let mut nodes = 0;
     for (index, &(variant, position, own_depth)) in POSITIONS.iter().enumerate() {
         let depth = depth.unwrap_or(own_depth);
-        let (searched, line) = variant.dispatch(BenchPosition {
-            position,
-            depth,
-            threads,
-            stop,
-        });
-        nodes += searched;
+        let line =
+            crate::with_game!(variant, G => search_position::<G>(position, depth, threads, stop));
+        nodes += line.nodes;
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        out(format!("{} {variant} depth {depth} {line}", index + 1));
+        out(BenchLine {
+            index: index + 1,
+            ..line
+        });
     }
     let seconds = started.elapsed().as_secs_f64().max(1e-6);
     BenchTotals {
@@ -87,41 +101,33 @@ pub fn run_until(
     }
 }
 
-struct BenchPosition<'a> {
-    position: Option<&'static str>,
+/// Searches one bench position (`None`: the start) to `depth` on a new searcher.
+fn search_position<G: Playable>(
+    position: Option<&str>,
     depth: u32,
     threads: usize,
-    stop: &'a AtomicBool,
-}
-
-impl GameVisitor for BenchPosition<'_> {
-    /// Nodes searched and the rest of the report line (its time is the search's: the
-    /// table's allocation and the threads' start are left out).
-    type Output = (u64, String);
-
-    fn visit<G: GameText>(self) -> Self::Output {
-        let game = match self.position {
-            Some(text) => G::parse_position(text).expect("bench positions are valid"),
-            None => G::start(),
-        };
-        let mut searcher = Searcher::<G>::new(HASH_MIB);
-        searcher.set_threads(self.threads);
-        let limits = Limits {
-            depth: Some(self.depth),
-            ..Limits::default()
-        };
-        let started = Instant::now();
-        let result = searcher.search(&game, &limits, self.stop, &mut |_| {});
-        let ms = started.elapsed().as_millis();
-        let best = result
-            .best
-            .map_or("(none)".to_owned(), |mv| game.move_string(mv));
-        let line = format!(
-            "time {ms} nodes {} score {} bestmove {best} pv {}",
-            result.nodes,
-            result.score,
-            line_string(&game, &result.pv)
-        );
-        (result.nodes, line)
+    stop: &AtomicBool,
+) -> BenchLine {
+    let game = match position {
+        Some(text) => G::parse_position(text).expect("bench positions are valid"),
+        None => G::start(),
+    };
+    let mut searcher = Searcher::<G>::new(HASH_MIB);
+    searcher.set_threads(threads);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let started = Instant::now();
+    let result = searcher.search(&game, &limits, stop, &mut |_| {});
+    BenchLine {
+        index: 0,
+        variant: G::VARIANT,
+        depth,
+        time: started.elapsed(),
+        nodes: result.nodes,
+        score: result.score,
+        best: result.best.map(|mv| game.move_string(mv)),
+        pv: game.line_notation(&result.pv),
     }
 }

@@ -1,32 +1,38 @@
 //! ternion: a headless engine for three abstract games behind one text protocol.
 //!
-//! Module map:
+//! The rooms, each using only those listed before it:
 //!
-//! - [`game`]: the [`Game`](game::Game) and [`GameText`](game::GameText) traits, players and
-//!   outcomes, the [`Variant`](game::Variant) dispatch, Zobrist keys, generic perft, and the
-//!   games themselves (`game::lielow`, `game::egaraguti`, `game::lerontenin`);
-//! - [`search`]: alpha-beta search over any game, with its transposition table, move
-//!   ordering and time management.
-//! - [`engine`]: the protocol-free facade: a game session of a variant chosen at run time,
-//!   its search on a worker thread, output through a line sink;
-//! - [`protocol`]: the text protocol: commands, the daemon's state, the serve loop;
-//! - [`bench`]: the fixed search workload whose node count signs the search's behaviour;
-//! - [`gui`]: `ternion gui`, the board page and its protocol WebSocket on the loopback;
+//! - [`core`]: the vocabulary: players, outcomes, win/draw/loss, bit sets, Zobrist keys,
+//!   the errors of the text forms;
+//! - [`printable`], [`svg`]: untrusted text made safe to echo; the small SVG writer;
+//! - [`rules`]: the [`Rules`](rules::Rules), [`Notation`](rules::Notation) and
+//!   [`Picture`](rules::Picture) traits and generic perft;
+//! - [`eval`]: evaluation as a weighted sum of features ([`Evaluate`](eval::Evaluate));
+//! - [`search`]: alpha-beta search over any [`Searchable`](search::Searchable) game, with
+//!   its transposition table, move ordering, time management, an
+//!   [`Oracle`](search::Oracle) for exact values, and the baseline movers;
+//! - [`games`]: Lielow, Egara-guti (with its exact tables) and Lerontenin, the
+//!   [`Variant`](games::Variant) chosen at run time and [`with_game!`] to reach its type;
+//! - [`bench`](mod@bench): the fixed search workload whose node count signs the search's behaviour;
+//! - [`engine`]: the protocol-free session: a game of a variant chosen at run time, its
+//!   search on a worker thread, typed events out;
+//! - [`protocol`]: the text protocol: commands, options, every line the daemon writes, the
+//!   serve loop;
 //! - [`arena`]: engine-vs-engine matches between child processes, refereed by the rules;
-//! - [`tables`]: Egara-guti's exact tables: the retrograde solver, the files, the probe;
 //! - [`tune`]: self-play data and the tuner that fits the evaluation's weights to it;
-//! - [`printable`]: untrusted text made safe to echo in a one-line reply;
-//! - [`svg`]: the small SVG writer the games draw their pictures with.
+//! - [`gui`]: `ternion gui`, the board page and its protocol WebSocket on the loopback.
 #![forbid(unsafe_code)]
 
 pub mod arena;
 pub mod bench;
+pub mod core;
 pub mod engine;
-pub mod game;
+pub mod eval;
+pub mod games;
 pub mod gui;
 pub mod printable;
 pub mod protocol;
+pub mod rules;
 pub mod search;
 pub mod svg;
-pub mod tables;
 pub mod tune;

@@ -85,7 +85,7 @@ enum Command {
 
 /// Serves the protocol, starting with `variant`, answering `go` as `play` says.
 fn serve(variant: &str, play: &str) -> Result<(), String> {
-    let variant: ternion::game::Variant = variant.parse().map_err(|e| format!("{e}"))?;
+    let variant: ternion::games::Variant = variant.parse().map_err(|e| format!("{e}"))?;
     let play: Play = play.parse()?;
     if std::io::stdin().is_terminal() {
         eprintln!(

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use ternion::arena::record::{ParsedRecord, parse_records};
-use ternion::game::{GameText, GameVisitor, Variant};
+use ternion::games::{Playable, Variant};
 
 const TERNION: &str = env!("CARGO_BIN_EXE_ternion");
 
@@ -88,9 +88,8 @@ fn wdl(summary: &str) -> (u32, u32, u32) {
 /// recorded result there.
 struct Replay<'a>(&'a ParsedRecord);
 
-impl GameVisitor for Replay<'_> {
-    type Output = ();
-    fn visit<G: GameText>(self) {
+impl Replay<'_> {
+    fn visit<G: Playable>(self) {
         let record = self.0;
         let tag = |name: &str| {
             record
@@ -139,7 +138,7 @@ fn self_play_in_every_variant_finishes_and_the_records_replay() {
         for record in &parsed {
             assert_eq!(record.tag("Variant"), Some(variant.name()));
             assert_eq!(record.tag("Reason"), Some("rules"));
-            variant.dispatch(Replay(record));
+            ternion::with_game!(variant, G => Replay(record).visit::<G>());
         }
         // Both games of a pair start from the same opening, with the colours swapped.
         assert_eq!(parsed[0].tag("Opening"), parsed[1].tag("Opening"));
@@ -188,7 +187,7 @@ fn the_search_beats_the_random_mover_in_a_match() {
     let parsed = records.records();
     for record in &parsed {
         assert_eq!(record.tag("Reason"), Some("rules"));
-        Variant::Egaraguti.dispatch(Replay(record));
+        ternion::with_game!(Variant::Egaraguti, G => Replay(record).visit::<G>());
     }
     // Without openings, only the random mover's draws tell the games apart.
     assert_ne!(parsed[0].moves, parsed[2].moves);

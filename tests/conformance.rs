@@ -3,7 +3,7 @@
 mod common;
 
 use common::conformance::check_random_playouts;
-use ternion::game::{GameText, GameVisitor, Variant};
+use ternion::games::{Playable, Variant};
 
 /// Seeded random playouts per variant: the suite's properties at every ply of each.
 const PLAYOUTS: u64 = 1_000;
@@ -12,9 +12,8 @@ const MAX_PLIES: usize = 1_000;
 
 struct RandomPlayouts;
 
-impl GameVisitor for RandomPlayouts {
-    type Output = u64;
-    fn visit<G: GameText>(self) -> u64 {
+impl RandomPlayouts {
+    fn visit<G: Playable>(self) -> u64 {
         check_random_playouts::<G>(0x7e51_0000, PLAYOUTS, MAX_PLIES)
     }
 }
@@ -22,7 +21,7 @@ impl GameVisitor for RandomPlayouts {
 #[test]
 fn every_variant_passes_the_conformance_suite() {
     for variant in Variant::ALL {
-        let positions = variant.dispatch(RandomPlayouts);
+        let positions = ternion::with_game!(variant, G => RandomPlayouts.visit::<G>());
         // Each playout checks at least its start position and one position after a move.
         assert!(
             positions >= 2 * PLAYOUTS,
@@ -34,9 +33,8 @@ fn every_variant_passes_the_conformance_suite() {
 
 struct FeatureNames;
 
-impl GameVisitor for FeatureNames {
-    type Output = Vec<String>;
-    fn visit<G: GameText>(self) -> Vec<String> {
+impl FeatureNames {
+    fn visit<G: Playable>(self) -> Vec<String> {
         assert_eq!(G::weights().len(), G::feature_count(), "{}", G::VARIANT);
         (0..G::feature_count()).map(G::feature_name).collect()
     }
@@ -45,7 +43,7 @@ impl GameVisitor for FeatureNames {
 #[test]
 fn every_feature_has_one_weight_and_a_name_of_its_own() {
     for variant in Variant::ALL {
-        let names = variant.dispatch(FeatureNames);
+        let names = ternion::with_game!(variant, G => FeatureNames.visit::<G>());
         let unique: std::collections::HashSet<&String> = names.iter().collect();
         assert_eq!(unique.len(), names.len(), "{variant}: {names:?}");
         assert!(

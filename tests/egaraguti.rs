@@ -6,8 +6,10 @@ mod common;
 use common::{
     assert_moves_refused, assert_positions_refused, legal_move_strings, play, position, sorted,
 };
-use ternion::game::egaraguti::EgaraGuti;
-use ternion::game::{Game, GameText, MoveError, Outcome, Player};
+use ternion::core::{MoveError, Outcome, Player};
+use ternion::games::egaraguti::EgaraGuti;
+use ternion::rules::Notation;
+use ternion::rules::Rules;
 
 const START: &str = "bbbbb/bbb/bbb/1/www/www/wwwww w 0 1";
 
@@ -291,7 +293,7 @@ fn hostile_moves_are_rejected_with_a_reason() {
 
 #[test]
 fn the_board_tables_match_the_rules_table() {
-    use ternion::game::egaraguti::board::{LINES, NAMES, NEIGHBOURS};
+    use ternion::games::egaraguti::board::{LINES, NAMES, NEIGHBOURS};
     let table = include_str!("data/egaraguti-board.txt");
     let rows: Vec<Vec<&str>> = table
         .lines()

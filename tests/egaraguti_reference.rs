@@ -12,8 +12,11 @@ mod common;
 
 use common::legal_move_strings;
 use common::perft_data::read_cases;
-use ternion::game::egaraguti::EgaraGuti;
-use ternion::game::{Game, GameText, Outcome, Player, Variant};
+use ternion::core::{Outcome, Player};
+use ternion::games::Variant;
+use ternion::games::egaraguti::EgaraGuti;
+use ternion::rules::Notation;
+use ternion::rules::Rules;
 
 /// The rules' table: point, x, y, neighbours.
 const TABLE: &str = include_str!("data/egaraguti-board.txt");

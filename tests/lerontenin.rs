@@ -6,8 +6,10 @@ mod common;
 use common::{
     assert_moves_refused, assert_positions_refused, legal_move_strings, play, position, sorted,
 };
-use ternion::game::lerontenin::Lerontenin;
-use ternion::game::{Game, GameText, MoveError, Outcome, Player};
+use ternion::core::{MoveError, Outcome, Player};
+use ternion::games::lerontenin::Lerontenin;
+use ternion::rules::Notation;
+use ternion::rules::Rules;
 
 const START: &str = "L S@0#0,D@0,T@0,Q@0,P@0,X@0,H@0 S@0#0,D@0,T@0,Q@0,P@0,X@0,H@0 0/0 0";
 const FRESH: &str = "S@0#0,D@0,T@0,Q@0,P@0,X@0,H@0";

@@ -10,8 +10,11 @@ mod common;
 
 use common::legal_move_strings;
 use common::perft_data::read_cases;
-use ternion::game::lerontenin::Lerontenin;
-use ternion::game::{Game, GameText, Outcome, Player, Variant};
+use ternion::core::{Outcome, Player};
+use ternion::games::Variant;
+use ternion::games::lerontenin::Lerontenin;
+use ternion::rules::Notation;
+use ternion::rules::Rules;
 
 #[derive(Clone, PartialEq, Debug)]
 struct Piece {

@@ -5,8 +5,10 @@ mod common;
 use common::{
     assert_moves_refused, assert_positions_refused, legal_move_strings, play, position, sorted,
 };
-use ternion::game::lielow::{Lielow8, Lielow9};
-use ternion::game::{Game, GameText, MoveError, Outcome, Player};
+use ternion::core::{MoveError, Outcome, Player};
+use ternion::games::lielow::{Lielow8, Lielow9};
+use ternion::rules::Notation;
+use ternion::rules::Rules;
 
 const START_8: &str = "8/r1r1r1r1r1r1r1r1/8/8/8/8/b1b1b1b1b1b1b1b1/8 b";
 const START_9: &str =

@@ -8,9 +8,10 @@
 mod common;
 
 use common::legal_move_strings;
-use ternion::game::lielow::{Lielow8, Lielow9};
-use ternion::game::perft::perft;
-use ternion::game::{GameText, Outcome, Player};
+use ternion::core::{Outcome, Player};
+use ternion::games::Playable;
+use ternion::games::lielow::{Lielow8, Lielow9};
+use ternion::rules::perft::perft;
 
 #[derive(Clone, Copy, PartialEq)]
 struct Stack {
@@ -228,7 +229,7 @@ impl Model {
 }
 
 /// Plays seeded random games in lockstep; every `perft_every` plies compares perft counts.
-fn lockstep<G: GameText>(n: usize, seeds: std::ops::Range<u64>, perft_every: usize) -> usize {
+fn lockstep<G: Playable>(n: usize, seeds: std::ops::Range<u64>, perft_every: usize) -> usize {
     let mut compared = 0;
     for seed in seeds {
         let mut rng = fastrand::Rng::with_seed(seed);
@@ -273,7 +274,7 @@ fn lielow9_agrees_with_the_plain_model() {
 #[test]
 fn perft_data_agrees_with_the_plain_model() {
     use common::perft_data::read_cases;
-    use ternion::game::Variant;
+    use ternion::games::Variant;
 
     let mut checked = 0;
     for (variant, n) in [(Variant::Lielow, 8), (Variant::Lielow9, 9)] {

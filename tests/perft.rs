@@ -6,8 +6,8 @@
 mod common;
 
 use common::perft_data::read_cases;
-use ternion::game::perft::{divide, perft};
-use ternion::game::{GameText, GameVisitor, Variant};
+use ternion::games::{Playable, Variant};
+use ternion::rules::perft::{divide, perft};
 
 const DEFAULT_NODE_LIMIT: u64 = 250_000_000;
 
@@ -15,11 +15,8 @@ struct RunCases {
     node_limit: u64,
 }
 
-impl GameVisitor for RunCases {
-    /// How many counts were checked.
-    type Output = usize;
-
-    fn visit<G: GameText>(self) -> usize {
+impl RunCases {
+    fn visit<G: Playable>(self) -> usize {
         let mut checked = 0;
         for case in read_cases(G::VARIANT) {
             let mut game = match &case.position {
@@ -47,9 +44,9 @@ impl GameVisitor for RunCases {
 #[test]
 fn perft_counts_up_to_the_default_limit() {
     for variant in Variant::ALL {
-        let checked = variant.dispatch(RunCases {
+        let checked = ternion::with_game!(variant, G => RunCases {
             node_limit: DEFAULT_NODE_LIMIT,
-        });
+        }.visit::<G>());
         assert!(checked > 0, "{variant}: no perft count checked");
     }
 }
@@ -58,18 +55,17 @@ fn perft_counts_up_to_the_default_limit() {
 #[ignore = "deep perft: minutes of work, run with --ignored"]
 fn perft_counts_all() {
     for variant in Variant::ALL {
-        variant.dispatch(RunCases {
+        ternion::with_game!(variant, G => RunCases {
             node_limit: u64::MAX,
-        });
+        }.visit::<G>());
     }
 }
 
 #[test]
 fn perft_zero_is_one_node_and_divide_matches_perft() {
     struct Check;
-    impl GameVisitor for Check {
-        type Output = ();
-        fn visit<G: GameText>(self) {
+    impl Check {
+        fn visit<G: Playable>(self) {
             let mut game = G::start();
             assert_eq!(perft(&mut game, 0), 1);
             let by_move = divide(&mut game, 2);
@@ -80,17 +76,16 @@ fn perft_zero_is_one_node_and_divide_matches_perft() {
         }
     }
     for variant in Variant::ALL {
-        variant.dispatch(Check);
+        ternion::with_game!(variant, G => Check.visit::<G>());
     }
 }
 
 #[test]
 fn checked_perft_agrees_and_restores_every_node() {
-    use ternion::game::perft::perft_checked;
+    use ternion::rules::perft::perft_checked;
     struct Check;
-    impl GameVisitor for Check {
-        type Output = ();
-        fn visit<G: GameText>(self) {
+    impl Check {
+        fn visit<G: Playable>(self) {
             for case in read_cases(G::VARIANT) {
                 let mut game = match &case.position {
                     None => G::start(),
@@ -104,6 +99,6 @@ fn checked_perft_agrees_and_restores_every_node() {
         }
     }
     for variant in Variant::ALL {
-        variant.dispatch(Check);
+        ternion::with_game!(variant, G => Check.visit::<G>());
     }
 }

@@ -5,14 +5,15 @@
 
 mod common;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
 use common::engine::Engine;
-use ternion::engine::Sink;
-use ternion::game::{Game, GameText, GameVisitor, Variant};
-use ternion::protocol::daemon::Daemon;
+use ternion::games::{Playable, Variant};
+use ternion::protocol::daemon::{Daemon, Sink};
+use ternion::rules::{Notation, Rules};
 
 /// Tries per variant of the burst test.
 const BURSTS: usize = 250;
@@ -26,7 +27,7 @@ const RUNNING: [&str; 4] = [
 ];
 
 /// A seeded random line of play from the start, and the game after it (never finished).
-fn random_line<G: GameText>(rng: &mut fastrand::Rng) -> (Vec<String>, G) {
+fn random_line<G: Playable>(rng: &mut fastrand::Rng) -> (Vec<String>, G) {
     let mut game = G::start();
     let mut played = Vec::new();
     let mut moves = Vec::new();
@@ -53,13 +54,11 @@ struct Bursts<'a> {
     bursts: usize,
 }
 
-impl GameVisitor for Bursts<'_> {
-    type Output = ();
-
+impl Bursts<'_> {
     /// Starts some work, then writes `stop`, `position ...` and `go depth 1` in one write:
     /// the work ends with its own last line, and the `go` gets exactly one `bestmove`, legal
     /// in the position it was asked about.
-    fn visit<G: GameText>(self) {
+    fn visit<G: Playable>(self) {
         let engine = self.engine;
         let mut rng = fastrand::Rng::with_seed(0xb0_5757 + G::VARIANT as u64);
         for attempt in 0..self.bursts {
@@ -124,10 +123,10 @@ impl GameVisitor for Bursts<'_> {
 fn stop_position_go_in_one_burst_answers_every_go_for_its_position() {
     let mut engine = Engine::start(&[]);
     for variant in Variant::ALL {
-        variant.dispatch(Bursts {
+        ternion::with_game!(variant, G => Bursts {
             engine: &mut engine,
             bursts: BURSTS,
-        });
+        }.visit::<G>());
     }
     engine.quit();
 }
@@ -139,10 +138,10 @@ fn bursts_with_two_search_threads_answer_every_go_once() {
     let mut engine = Engine::start(&[]);
     engine.send("setoption name Threads value 2");
     for variant in Variant::ALL {
-        variant.dispatch(Bursts {
+        ternion::with_game!(variant, G => Bursts {
             engine: &mut engine,
             bursts: BURSTS / 2,
-        });
+        }.visit::<G>());
     }
     engine.quit();
 }
@@ -183,14 +182,6 @@ fn stop_and_quit_end_a_search_with_every_thread_busy() {
     assert_eq!(engine.exits_within(Duration::from_secs(5)), Some(0));
 }
 
-/// An in-process daemon whose output is collected.
-fn daemon() -> (Daemon, Arc<Mutex<Vec<String>>>) {
-    let output = Arc::new(Mutex::new(Vec::new()));
-    let collected = Arc::clone(&output);
-    let sink: Sink = Arc::new(move |line| collected.lock().expect("the output").push(line));
-    (Daemon::new(Variant::Lielow, sink), output)
-}
-
 #[test]
 fn a_panicking_search_still_answers_and_the_daemon_goes_on() {
     // With helpers too: they are stopped and waited for as the main thread's search fails.
@@ -199,11 +190,26 @@ fn a_panicking_search_still_answers_and_the_daemon_goes_on() {
     }
 }
 
+/// An in-process daemon whose output is collected, and whose output panics once, on the
+/// search's thread, right after the first `info` line: a fault in the middle of a search.
+fn daemon_with_a_fault() -> (Daemon, Arc<Mutex<Vec<String>>>) {
+    let output = Arc::new(Mutex::new(Vec::new()));
+    let collected = Arc::clone(&output);
+    let armed = AtomicBool::new(true);
+    let sink: Sink = Arc::new(move |line: String| {
+        let first_info = line.starts_with("info depth 1 ");
+        collected.lock().expect("the output").push(line);
+        if first_info && armed.swap(false, Ordering::Relaxed) {
+            panic!("injected fault after the first info line");
+        }
+    });
+    (Daemon::new(Variant::Lielow, sink), output)
+}
+
 fn a_panicking_search_on_threads(threads: usize) {
-    let (mut daemon, output) = daemon();
+    let (mut daemon, output) = daemon_with_a_fault();
     daemon.handle(&format!("setoption name Threads value {threads}"));
     daemon.handle("position startpos moves d2d3");
-    daemon.inject_search_panic();
     daemon.handle("go depth 6");
     daemon.handle("isready");
     while daemon.busy() {
@@ -316,7 +322,7 @@ fn with_ponder_on_bestmove_names_the_expected_reply() {
     let answer = engine.lines_until("bestmove").pop().expect("a bestmove");
     let words: Vec<&str> = answer.split(' ').collect();
     assert_eq!((words.len(), words[2]), (4, "ponder"), "{answer}");
-    let mut game = ternion::game::lielow::Lielow8::start();
+    let mut game = ternion::games::lielow::Lielow8::start();
     let best = game.parse_move(words[1]).expect("a legal best move");
     game.make_move(best);
     assert!(game.parse_move(words[3]).is_ok(), "{answer}");

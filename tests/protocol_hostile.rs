@@ -5,10 +5,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use ternion::engine::Sink;
-use ternion::game::Variant;
+use ternion::games::Variant;
 use ternion::protocol::command::Command;
-use ternion::protocol::daemon::Daemon;
+use ternion::protocol::daemon::{Daemon, Sink};
 
 const LINES: usize = 3_000;
 

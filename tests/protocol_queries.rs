@@ -4,16 +4,14 @@
 
 use std::sync::{Arc, Mutex};
 
-use ternion::engine::Sink;
-use ternion::game::{GameText, GameVisitor, Outcome, Player, Variant};
-use ternion::protocol::daemon::Daemon;
+use ternion::core::{Outcome, Player};
+use ternion::games::{Playable, Variant};
+use ternion::protocol::daemon::{Daemon, Sink};
 
 struct Agreement;
 
-impl GameVisitor for Agreement {
-    type Output = usize;
-
-    fn visit<G: GameText>(self) -> usize {
+impl Agreement {
+    fn visit<G: Playable>(self) -> usize {
         let output = Arc::new(Mutex::new(Vec::<String>::new()));
         let collected = Arc::clone(&output);
         let sink: Sink = Arc::new(move |line| collected.lock().expect("output").push(line));
@@ -100,6 +98,10 @@ impl GameVisitor for Agreement {
 #[test]
 fn query_answers_agree_with_the_rules() {
     for variant in Variant::ALL {
-        assert_eq!(variant.dispatch(Agreement), 20, "{variant}");
+        assert_eq!(
+            ternion::with_game!(variant, G => Agreement.visit::<G>()),
+            20,
+            "{variant}"
+        );
     }
 }

@@ -8,18 +8,27 @@ use std::thread;
 use std::time::Duration;
 
 use common::position;
-use ternion::game::egaraguti::EgaraGuti;
-use ternion::game::lerontenin::Lerontenin;
-use ternion::game::lielow::{Lielow8, Lielow9};
-use ternion::game::{Game, GameText, GameVisitor, Outcome, Player, Variant};
+use ternion::core::{Outcome, Player};
+use ternion::eval::{Evaluate, FeatureSink};
+use ternion::games::egaraguti::EgaraGuti;
+use ternion::games::lerontenin::Lerontenin;
+use ternion::games::lielow::{Lielow8, Lielow9};
+use ternion::games::{Playable, Variant};
+use ternion::rules::{Notation, Rules};
 use ternion::search::baseline;
-use ternion::search::{Control, Info, Limits, RootOptions, Score, SearchResult, Searcher};
+use ternion::search::{
+    Control, Info, Limits, RootOptions, Score, SearchResult, Searchable, Searcher,
+};
 
-fn search_depth<G: Game>(game: &G, depth: u32) -> SearchResult<G::Move> {
+fn search_depth<G: Searchable>(game: &G, depth: u32) -> SearchResult<G::Move> {
     search_depth_on_threads(game, depth, 1)
 }
 
-fn search_depth_on_threads<G: Game>(game: &G, depth: u32, threads: usize) -> SearchResult<G::Move> {
+fn search_depth_on_threads<G: Searchable>(
+    game: &G,
+    depth: u32,
+    threads: usize,
+) -> SearchResult<G::Move> {
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -53,7 +62,7 @@ impl Tree {
     }
 }
 
-impl Game for Tree {
+impl Rules for Tree {
     type Move = u8;
     type Undo = ();
 
@@ -88,11 +97,26 @@ impl Game for Tree {
             h.wrapping_mul(31).wrapping_add(s as u64 + 1)
         })
     }
-    /// Leaves have their value; inner nodes a noisy guess, to mislead move ordering.
-    fn evaluate(&self) -> i32 {
-        self.value()
+}
+
+/// One feature: leaves have their value; inner nodes a noisy guess, to mislead move
+/// ordering.
+impl Evaluate for Tree {
+    fn feature_count() -> usize {
+        1
+    }
+    fn feature_name(_: usize) -> String {
+        "value".into()
+    }
+    fn weights() -> &'static [i32] {
+        &[1]
+    }
+    fn features<S: FeatureSink + ?Sized>(&self, sink: &mut S) {
+        sink.add(0, self.value());
     }
 }
+
+impl Searchable for Tree {}
 
 /// Plain negamax over the whole tree.
 fn minimax(tree: &mut Tree) -> i32 {
@@ -167,7 +191,7 @@ impl TicTacToe {
     }
 }
 
-impl Game for TicTacToe {
+impl Rules for TicTacToe {
     type Move = u8;
     type Undo = ();
 
@@ -216,10 +240,23 @@ impl Game for TicTacToe {
             .fold(0u64, |h, c| h * 3 + c.map_or(0, |p| p.index() as u64 + 1));
         cells * 2 + self.side.index() as u64
     }
-    fn evaluate(&self) -> i32 {
+}
+
+/// No feature: every position is even until the search sees its end.
+impl Evaluate for TicTacToe {
+    fn feature_count() -> usize {
         0
     }
+    fn feature_name(_: usize) -> String {
+        unreachable!("tic-tac-toe has no features")
+    }
+    fn weights() -> &'static [i32] {
+        &[]
+    }
+    fn features<S: FeatureSink + ?Sized>(&self, _: &mut S) {}
 }
+
+impl Searchable for TicTacToe {}
 
 #[test]
 fn tic_tac_toe_is_a_draw_and_wins_are_found() {
@@ -238,7 +275,7 @@ fn tic_tac_toe_is_a_draw_and_wins_are_found() {
 // Forced wins in the real games.
 
 /// Whether the side to move can force a win within `plies` plies (plain search, no tricks).
-fn forced_win<G: Game>(game: &mut G, plies: u32) -> bool {
+fn forced_win<G: Searchable>(game: &mut G, plies: u32) -> bool {
     let me = game.side_to_move();
     let mut moves = Vec::new();
     game.generate_moves(&mut moves);
@@ -267,7 +304,7 @@ fn forced_win<G: Game>(game: &mut G, plies: u32) -> bool {
 
 /// The search finds the win in `plies` with one of the `best` moves, on one thread and on
 /// several (whose helpers search other depths and share the table).
-fn assert_wins<G: GameText>(text: &str, depth: u32, plies: i32, best: &[&str]) {
+fn assert_wins<G: Playable>(text: &str, depth: u32, plies: i32, best: &[&str]) {
     let game: G = position(text);
     for threads in [1, 2, 4] {
         let result = search_depth_on_threads(&game, depth, threads);
@@ -358,9 +395,8 @@ fn a_lost_position_is_reported_as_a_loss() {
 
 struct LegalOverRandomPositions;
 
-impl GameVisitor for LegalOverRandomPositions {
-    type Output = usize;
-    fn visit<G: GameText>(self) -> usize {
+impl LegalOverRandomPositions {
+    fn visit<G: Playable>(self) -> usize {
         let mut searched = 0;
         for seed in 0..30u64 {
             let mut rng = fastrand::Rng::with_seed(seed);
@@ -396,16 +432,19 @@ impl GameVisitor for LegalOverRandomPositions {
 #[test]
 fn the_best_move_is_always_legal() {
     for variant in Variant::ALL {
-        assert_eq!(variant.dispatch(LegalOverRandomPositions), 30, "{variant}");
+        assert_eq!(
+            ternion::with_game!(variant, G => LegalOverRandomPositions.visit::<G>()),
+            30,
+            "{variant}"
+        );
     }
 }
 
 #[test]
 fn node_limited_searches_repeat_exactly() {
     struct Twice;
-    impl GameVisitor for Twice {
-        type Output = ();
-        fn visit<G: GameText>(self) {
+    impl Twice {
+        fn visit<G: Playable>(self) {
             let limits = Limits {
                 nodes: Some(20_000),
                 ..Limits::default()
@@ -424,7 +463,7 @@ fn node_limited_searches_repeat_exactly() {
         }
     }
     for variant in Variant::ALL {
-        variant.dispatch(Twice);
+        ternion::with_game!(variant, G => Twice.visit::<G>());
     }
     let first = ternion::bench::run(Some(3), 1, &mut |_| {});
     let second = ternion::bench::run(Some(3), 1, &mut |_| {});
@@ -459,9 +498,8 @@ const POLL_INTERVAL: u64 = 1024;
 #[test]
 fn a_node_limit_holds_for_the_whole_team_of_threads() {
     struct Budget;
-    impl GameVisitor for Budget {
-        type Output = ();
-        fn visit<G: GameText>(self) {
+    impl Budget {
+        fn visit<G: Playable>(self) {
             let limit = 100_000;
             for threads in [2, 3] {
                 let mut searcher = Searcher::<G>::new(8);
@@ -492,7 +530,7 @@ fn a_node_limit_holds_for_the_whole_team_of_threads() {
         }
     }
     for variant in Variant::ALL {
-        variant.dispatch(Budget);
+        ternion::with_game!(variant, G => Budget.visit::<G>());
     }
 }
 
@@ -586,7 +624,7 @@ enum Player2 {
     Greedy,
 }
 
-fn choose<G: Game>(
+fn choose<G: Searchable>(
     game: &G,
     who: Player2,
     rng: &mut fastrand::Rng,
@@ -640,7 +678,7 @@ impl Tally {
 /// Plays `games` games of `first` against `second`, `first` on alternate sides, each game
 /// seeded by its number; returns the tally of `first`. A game unfinished after `max_plies`
 /// counts as a draw.
-fn match_up<G: GameText>(first: Player2, second: Player2, games: u64, max_plies: usize) -> Tally {
+fn match_up<G: Playable>(first: Player2, second: Player2, games: u64, max_plies: usize) -> Tally {
     let mut tally = Tally::default();
     let mut searchers = [Searcher::<G>::new(4), Searcher::<G>::new(4)];
     for seed in 0..games {
@@ -670,18 +708,16 @@ fn match_up<G: GameText>(first: Player2, second: Player2, games: u64, max_plies:
 
 struct AgainstRandom;
 
-impl GameVisitor for AgainstRandom {
-    type Output = Tally;
-    fn visit<G: GameText>(self) -> Self::Output {
+impl AgainstRandom {
+    fn visit<G: Playable>(self) -> Tally {
         match_up::<G>(Player2::Search(3), Player2::Random, 20, 3_000)
     }
 }
 
 struct AgainstGreedy;
 
-impl GameVisitor for AgainstGreedy {
-    type Output = Tally;
-    fn visit<G: GameText>(self) -> Self::Output {
+impl AgainstGreedy {
+    fn visit<G: Playable>(self) -> Tally {
         match_up::<G>(Player2::Search(3), Player2::Greedy, 20, 3_000)
     }
 }
@@ -689,7 +725,7 @@ impl GameVisitor for AgainstGreedy {
 #[test]
 fn the_search_beats_a_random_mover_every_game() {
     for variant in [Variant::Lielow, Variant::Lielow9, Variant::Egaraguti] {
-        let tally = variant.dispatch(AgainstRandom);
+        let tally = ternion::with_game!(variant, G => AgainstRandom.visit::<G>());
         assert_eq!(tally.wins, 20, "{variant}: {tally:?}");
     }
 }
@@ -697,7 +733,7 @@ fn the_search_beats_a_random_mover_every_game() {
 #[test]
 fn the_search_beats_a_greedy_player_clearly() {
     for variant in [Variant::Lielow, Variant::Lielow9, Variant::Egaraguti] {
-        let tally = variant.dispatch(AgainstGreedy);
+        let tally = ternion::with_game!(variant, G => AgainstGreedy.visit::<G>());
         assert!(
             tally.wins >= 14 && tally.losses <= 3,
             "{variant}: {tally:?}"
@@ -764,7 +800,7 @@ fn more_time_outplays_depth_3_at_lerontenin() {
 // Root options and the words of `go`: several lines, a choice of root moves, mate, ponder.
 
 /// Searches with root options, collecting every info line.
-fn search_lines<G: Game>(
+fn search_lines<G: Searchable>(
     game: &G,
     limits: &Limits,
     options: &RootOptions<G::Move>,
@@ -795,7 +831,7 @@ fn multipv_gives_the_best_moves_each_with_its_line() {
 }
 
 /// Three lines at depth 4 (Egara-guti has only three moves at the start).
-fn multipv_lines_from_the_start<G: Game>() {
+fn multipv_lines_from_the_start<G: Searchable>() {
     let game = G::start();
     let mut moves = Vec::new();
     game.generate_moves(&mut moves);
@@ -929,11 +965,8 @@ fn a_pondering_search_keeps_no_deadline_until_ponderhit() {
 
 struct Estimates;
 
-impl GameVisitor for Estimates {
-    /// The estimate from the start, and the largest one after a random game's first half.
-    type Output = (u32, u32);
-
-    fn visit<G: GameText>(self) -> (u32, u32) {
+impl Estimates {
+    fn visit<G: Playable>(self) -> (u32, u32) {
         let start = G::start().expected_moves_left();
         let mut later = 0;
         for seed in 0..10 {
@@ -966,7 +999,7 @@ fn each_game_estimates_the_moves_left_for_the_clock() {
         (Variant::Egaraguti, 15..=35),
         (Variant::Lerontenin, 500..=700),
     ] {
-        let (start, later) = variant.dispatch(Estimates);
+        let (start, later) = ternion::with_game!(variant, G => Estimates.visit::<G>());
         assert!(range.contains(&start), "{variant}: {start} from the start");
         // The estimate follows the game's progress: material in Lielow and Egara-guti (so
         // a half-way position without captures keeps it), the race in Lerontenin.

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use ternion::game::{GameText, GameVisitor, Variant};
+use ternion::games::{Playable, Variant};
 use ternion::search::{Limits, Searcher};
 
 const SEARCHES: usize = 100;
@@ -26,10 +26,8 @@ fn summary(mut samples: Vec<Duration>) -> String {
 
 struct Timing;
 
-impl GameVisitor for Timing {
-    type Output = (String, String);
-
-    fn visit<G: GameText>(self) -> Self::Output {
+impl Timing {
+    fn visit<G: Playable>(self) -> (String, String) {
         let game = G::start();
         let mut searcher = Searcher::<G>::new(16);
         let mut latencies = Vec::new();
@@ -73,7 +71,7 @@ impl GameVisitor for Timing {
 #[ignore = "timing figures: run with --ignored --nocapture"]
 fn stop_latency_and_deadline_overrun() {
     for variant in Variant::ALL {
-        let (latency, overrun) = variant.dispatch(Timing);
+        let (latency, overrun) = ternion::with_game!(variant, G => Timing.visit::<G>());
         println!("{variant}: stop latency {latency}; overrun of movetime - overhead {overrun}");
     }
 }

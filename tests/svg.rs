@@ -4,10 +4,12 @@
 use std::collections::HashSet;
 use std::process::Command;
 
-use ternion::game::egaraguti::EgaraGuti;
-use ternion::game::lerontenin::Lerontenin;
-use ternion::game::lielow::{Lielow8, Lielow9};
-use ternion::game::{GameText, Player};
+use ternion::core::Player;
+use ternion::games::Playable;
+use ternion::games::egaraguti::EgaraGuti;
+use ternion::games::lerontenin::Lerontenin;
+use ternion::games::lielow::{Lielow8, Lielow9};
+use ternion::rules::{Notation, Picture};
 
 /// Checks that `text` is one well-formed XML element (with an optional declaration):
 /// tags nest and match, attribute values are quoted, `&` starts an entity, `<` only
@@ -109,7 +111,7 @@ fn ids(svg: &str) -> Vec<&str> {
 
 /// Plays seeded random games of `G`, checking the picture after every move with
 /// `check(game, svg)`.
-fn along_random_games<G: GameText>(seed: u64, games: usize, check: impl Fn(&G, &str)) {
+fn along_random_games<G: Playable>(seed: u64, games: usize, check: impl Fn(&G, &str)) {
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut moves = Vec::new();
     for _ in 0..games {
@@ -138,7 +140,7 @@ fn count(svg: &str, needle: &str) -> usize {
 
 #[test]
 fn lielow_draws_every_square_and_stack() {
-    fn check<const N: usize, G: GameText>(game: &G, svg: &str, stacks: usize, crowned: usize) {
+    fn check<const N: usize, G: Playable>(game: &G, svg: &str, stacks: usize, crowned: usize) {
         let ids = ids(svg);
         assert_eq!(ids.iter().filter(|i| i.starts_with("sq-")).count(), N * N);
         assert_eq!(

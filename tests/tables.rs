@@ -9,13 +9,15 @@ use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 
 use common::engine::Engine;
-use ternion::game::egaraguti::EgaraGuti;
-use ternion::game::egaraguti::board::{POINTS, RANKS_TOP_DOWN};
-use ternion::game::{Game, GameText, Player};
+use ternion::core::Player;
+use ternion::core::Wdl;
+use ternion::games::egaraguti::EgaraGuti;
+use ternion::games::egaraguti::board::{POINTS, RANKS_TOP_DOWN};
+use ternion::games::egaraguti::tablebase::Tablebase;
+use ternion::games::egaraguti::tablebase::label::relabel_all;
+use ternion::rules::Notation;
+use ternion::rules::Rules;
 use ternion::search::{Limits, Score, Searcher};
-use ternion::tables::TableSet;
-use ternion::tables::label::relabel_all;
-use ternion::tables::store::Value;
 
 /// The most men of the tables the tests build: every level solves in well under a second.
 const MEN: &str = "6";
@@ -279,7 +281,7 @@ fn random_position(rng: &mut fastrand::Rng, white: usize, black: usize) -> Egara
 
 #[test]
 fn every_win_the_search_proves_the_tables_know() {
-    let tables = TableSet::load_all(tables_dir()).unwrap();
+    let tables = Tablebase::load_all(tables_dir()).unwrap();
     assert_eq!(tables.complete_up_to(), 6);
     let mut rng = fastrand::Rng::with_seed(19);
     let mut searcher = Searcher::<EgaraGuti>::new(16);
@@ -308,7 +310,7 @@ fn every_win_the_search_proves_the_tables_know() {
         let result = searcher.search(&game, &limits, &stop, &mut |_| {});
         if let Score::Mate(plies) = result.score {
             proofs += 1;
-            let proven = if plies > 0 { Value::Win } else { Value::Loss };
+            let proven = if plies > 0 { Wdl::Win } else { Wdl::Loss };
             assert_eq!(probe.value, proven, "{}", game.position_string());
             // The tables' distance to the deciding capture is never longer than the win
             // the search found (that capture ends the level, if not yet the game).
@@ -409,7 +411,7 @@ fn the_search_plays_the_tables_best_move_through_the_protocol() {
 
 #[test]
 fn relabelling_gives_solved_positions_the_tables_result() {
-    let reference = TableSet::load_all(tables_dir()).unwrap();
+    let reference = Tablebase::load_all(tables_dir()).unwrap();
     let mut rng = fastrand::Rng::with_seed(23);
     let mut data = String::new();
     let mut expected = Vec::new();
@@ -428,14 +430,14 @@ fn relabelling_gives_solved_positions_the_tables_result() {
                 value.flipped()
             };
             match for_first {
-                Value::Win => "1",
-                Value::Draw => "0.5",
-                Value::Loss => "0",
+                Wdl::Win => "1",
+                Wdl::Draw => "0.5",
+                Wdl::Loss => "0",
             }
         });
         expected.push(format!("{} {position}", truth.unwrap_or(played)));
     }
-    let mut tables = TableSet::new(tables_dir());
+    let mut tables = Tablebase::new(tables_dir());
     let (relabelled, count) = relabel_all(&mut tables, &data).unwrap();
     assert_eq!(relabelled.lines().collect::<Vec<_>>(), expected);
     assert_eq!((count.lines, count.solved), (200, 150));

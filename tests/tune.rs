@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use ternion::game::{GameText, GameVisitor, Variant};
+use ternion::games::{Playable, Variant};
 use ternion::tune::selfplay::{SelfplayConfig, run_selfplay};
 use ternion::tune::texel::{TuneConfig, tune};
 
@@ -28,9 +28,8 @@ fn selfplay(variant: Variant, games: u64, seed: u64, concurrency: usize) -> Stri
 
 struct WellFormed<'a>(&'a str);
 
-impl GameVisitor for WellFormed<'_> {
-    type Output = ();
-    fn visit<G: GameText>(self) {
+impl WellFormed<'_> {
+    fn visit<G: Playable>(self) {
         for line in self.0.lines() {
             let (result, position) = line.split_once(' ').expect("<result> <position>");
             assert!(["1", "0", "0.5"].contains(&result), "{line}");
@@ -47,7 +46,7 @@ fn self_play_writes_positions_in_play_with_results_and_repeats_from_its_seed() {
         let games = if variant == Variant::Lerontenin { 2 } else { 6 };
         let text = selfplay(variant, games, 3, 1);
         assert!(text.lines().count() >= games as usize, "{variant}: {text}");
-        variant.dispatch(WellFormed(&text));
+        ternion::with_game!(variant, G => WellFormed(&text).visit::<G>());
         assert_eq!(
             selfplay(variant, games, 3, 1),
             text,

@@ -35,7 +35,8 @@ use self::process::EngineProcess;
 use self::record::{GameRecord, ParsedRecord, Termination, outcome_name};
 use self::referee::{Patience, TimeControl};
 use self::stats::{Sprt, SprtDecision, SprtState, Tally};
-use crate::game::{GameText, GameVisitor, Outcome, Player, Variant};
+use crate::core::{Outcome, Player};
+use crate::games::{Playable, Variant};
 
 /// One engine of a match: how to start it and the options to set after the handshake.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -231,7 +232,7 @@ pub fn run_match(
     config: &MatchConfig,
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<MatchSummary, String> {
-    config.variant.dispatch(Runner { config, progress })
+    crate::with_game!(config.variant, G => Runner { config, progress }.visit::<G>())
 }
 
 struct Runner<'a> {
@@ -239,9 +240,8 @@ struct Runner<'a> {
     progress: &'a mut dyn FnMut(Progress<'_>),
 }
 
-impl GameVisitor for Runner<'_> {
-    type Output = Result<MatchSummary, String>;
-    fn visit<G: GameText>(self) -> Self::Output {
+impl Runner<'_> {
+    fn visit<G: Playable>(self) -> Result<MatchSummary, String> {
         run::<G>(self.config, self.progress)
     }
 }
@@ -255,7 +255,7 @@ struct Played {
     least_time_left: Option<Duration>,
 }
 
-fn run<G: GameText>(
+fn run<G: Playable>(
     config: &MatchConfig,
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<MatchSummary, String> {
@@ -434,7 +434,7 @@ fn progress_line(
 
 /// Takes games from the shared counter until the match is over, playing each with its own
 /// pair of engine processes.
-fn worker<G: GameText>(
+fn worker<G: Playable>(
     config: &MatchConfig,
     next_game: &AtomicU32,
     stop: &AtomicBool,
@@ -461,7 +461,7 @@ fn worker<G: GameText>(
 
 /// Plays game `index` of the schedule; restarts engines as needed, and drops the process of
 /// an engine that failed so that the next game starts it afresh.
-fn play_scheduled<G: GameText>(
+fn play_scheduled<G: Playable>(
     config: &MatchConfig,
     index: u32,
     engines: &mut [Option<EngineProcess>; 2],
@@ -586,7 +586,7 @@ fn launch(
 
 /// Opening `pair`: `plies` random legal moves from the start, drawn from the seed, avoiding
 /// openings that end the game. The same seed and pair always give the same opening.
-pub fn opening<G: GameText>(seed: u64, pair: u32, plies: u32) -> Vec<String> {
+pub fn opening<G: Playable>(seed: u64, pair: u32, plies: u32) -> Vec<String> {
     const ATTEMPTS: u32 = 100;
     let mut rng =
         fastrand::Rng::with_seed(seed ^ (u64::from(pair) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));

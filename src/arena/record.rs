@@ -8,7 +8,9 @@
 
 use std::fmt;
 
-use crate::game::{Outcome, Player, Variant};
+use crate::core::{Outcome, Player};
+
+use crate::games::Variant;
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]

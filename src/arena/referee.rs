@@ -6,13 +6,14 @@
 //! parse and be legal here; the game ends when the library's `outcome()` says so. An
 //! illegal or unparsable move, `bestmove (none)` in a live position, a crash, silence past
 //! the deadline or a fallen flag loses the game for that engine; a flag fall is scored by the
-//! game's own rule ([`Game::flag_fall`](crate::game::Game::flag_fall), which for Lerontenin compares square totals).
+//! game's own rule ([`Rules::flag_fall`](crate::rules::Rules::flag_fall), which for Lerontenin compares square totals).
 
 use std::time::Duration;
 
 use super::process::{EngineError, EngineProcess};
 use super::record::Termination;
-use crate::game::{GameText, Outcome, Player};
+use crate::core::{Outcome, Player};
+use crate::games::Playable;
 
 /// The limits of every move of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +52,7 @@ pub struct Verdict {
 
 /// Plays one game from `game` (the position after the opening, reached by `opening` from
 /// the start). `engines[0]` plays p1.
-pub fn play<G: GameText>(
+pub fn play<G: Playable>(
     mut game: G,
     opening: &[String],
     engines: [&mut EngineProcess; 2],
@@ -77,7 +78,7 @@ struct GameLog {
 }
 
 /// The moves of the game, each refereed, until it ends: how and why.
-fn referee<G: GameText>(
+fn referee<G: Playable>(
     game: &mut G,
     opening: &[String],
     engines: [&mut EngineProcess; 2],

@@ -6,10 +6,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use clap::Args;
-use ternion::game::{GameText, GameVisitor};
-use ternion::search::report::info_line;
+use ternion::games::{Playable, Tablebases};
+use ternion::protocol::format;
+use ternion::protocol::options::{DEFAULT_HASH_MIB, MAX_HASH_MIB};
 use ternion::search::{Limits, Searcher};
-use ternion::tables::TableSet;
 
 use super::position::PositionArgs;
 
@@ -32,7 +32,7 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     nodes: Option<u64>,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 16, value_name = "MIB")]
+    #[arg(long, default_value_t = DEFAULT_HASH_MIB as usize, value_name = "MIB")]
     hash: usize,
     /// Search threads (more than one makes results vary from run to run).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=ternion::search::MAX_THREADS as i64))]
@@ -61,17 +61,15 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
              add --movetime or --nodes to bound it"
         ));
     }
-    variant.dispatch(Analyze { args })
+    ternion::with_game!(variant, G => Analyze { args }.visit::<G>())
 }
 
 struct Analyze<'a> {
     args: &'a AnalyzeArgs,
 }
 
-impl GameVisitor for Analyze<'_> {
-    type Output = Result<(), String>;
-
-    fn visit<G: GameText>(self) -> Self::Output {
+impl Analyze<'_> {
+    fn visit<G: Playable>(self) -> Result<(), String> {
         let args = self.args;
         let game: G = args.position.position()?;
         let limits = Limits {
@@ -80,14 +78,14 @@ impl GameVisitor for Analyze<'_> {
             movetime: args.movetime.map(Duration::from_millis),
             ..Limits::default()
         };
-        let mut searcher = Searcher::<G>::new(args.hash.clamp(1, 4096));
+        let mut searcher = Searcher::<G>::new(args.hash.clamp(1, MAX_HASH_MIB as usize));
         searcher.set_threads(args.threads as usize);
         if let Some(dir) = &args.tables {
-            let tables = TableSet::load_all(dir)?;
-            if tables.is_empty() {
+            let tablebases = Tablebases::load(dir)?;
+            if tablebases.is_empty() {
                 return Err(format!("no tables in {}", dir.display()));
             }
-            searcher.set_tables(Some(std::sync::Arc::new(tables)));
+            searcher.set_oracle(G::oracle(&tablebases));
         }
         let stop = AtomicBool::new(false);
         let mut out = io::stdout().lock();
@@ -98,12 +96,11 @@ impl GameVisitor for Analyze<'_> {
         }
         // A closed stdout ends the printing, not the command.
         let result = searcher.search(&game, &limits, &stop, &mut |info| {
-            let _ = writeln!(out, "{}", info_line(&game, info));
+            let info = info.with_pv(game.line_notation(&info.pv));
+            let _ = writeln!(out, "{}", format::info_line(&info));
         });
-        let best = result
-            .best
-            .map_or_else(|| "(none)".to_owned(), |mv| game.move_string(mv));
-        let _ = writeln!(out, "bestmove {best}");
+        let best = result.best.map(|mv| game.move_string(mv));
+        let _ = writeln!(out, "{}", format::bestmove(best.as_deref(), None));
         Ok(())
     }
 }

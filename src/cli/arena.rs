@@ -10,7 +10,7 @@ use clap::Args;
 use ternion::arena::referee::{self, Patience, TimeControl};
 use ternion::arena::stats::Sprt;
 use ternion::arena::{EngineSpec, MatchConfig, Progress, Shard, run_match};
-use ternion::game::Variant;
+use ternion::games::Variant;
 
 #[derive(Debug, Args)]
 pub struct MatchArgs {

@@ -4,6 +4,7 @@ use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
+use ternion::protocol::format;
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -24,12 +25,12 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     let mut out = io::stdout().lock();
     let totals =
         ternion::bench::run_until(args.depth, args.threads as usize, &closed, &mut |line| {
-            if writeln!(out, "{line}").is_err() {
+            if writeln!(out, "{}", format::bench_line(&line)).is_err() {
                 closed.store(true, Ordering::Relaxed);
             }
         });
     if !closed.load(Ordering::Relaxed) {
-        writeln!(out, "{} nodes {} nps", totals.nodes, totals.nps)
+        writeln!(out, "{}", format::bench_total(totals.nodes, totals.nps))
             .map_err(|error| format!("cannot write the result: {error}"))?;
     }
     Ok(())

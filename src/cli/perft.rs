@@ -4,8 +4,8 @@ use std::io::{self, Write};
 use std::time::Instant;
 
 use clap::Args;
-use ternion::game::perft::{divide, perft};
-use ternion::game::{GameText, GameVisitor};
+use ternion::games::Playable;
+use ternion::rules::perft::{divide, perft};
 
 use super::position::PositionArgs;
 
@@ -31,17 +31,15 @@ pub struct PerftArgs {
 
 /// Runs the command; `Err` carries the one-line message for stderr.
 pub fn run(args: &PerftArgs) -> Result<(), String> {
-    args.position.variant()?.dispatch(PerftCommand { args })
+    ternion::with_game!(args.position.variant()?, G => PerftCommand { args }.visit::<G>())
 }
 
 struct PerftCommand<'a> {
     args: &'a PerftArgs,
 }
 
-impl GameVisitor for PerftCommand<'_> {
-    type Output = Result<(), String>;
-
-    fn visit<G: GameText>(self) -> Self::Output {
+impl PerftCommand<'_> {
+    fn visit<G: Playable>(self) -> Result<(), String> {
         match self.count::<G>() {
             // A reader that stopped reading (`| head`) is no error of ours.
             Err(Failure::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
@@ -65,7 +63,7 @@ impl From<io::Error> for Failure {
 }
 
 impl PerftCommand<'_> {
-    fn count<G: GameText>(self) -> Result<(), Failure> {
+    fn count<G: Playable>(self) -> Result<(), Failure> {
         let args = self.args;
         let mut game: G = args.position.position().map_err(Failure::Input)?;
         if let Some(seconds) = estimate_seconds(&mut game, args.depth)
@@ -101,7 +99,7 @@ impl PerftCommand<'_> {
 
 /// How long a count to `depth` should take, from the times of shallower counts and the
 /// growth from one depth to the next; `None` when the count is quick anyway.
-fn estimate_seconds<G: GameText>(game: &mut G, depth: u32) -> Option<f64> {
+fn estimate_seconds<G: Playable>(game: &mut G, depth: u32) -> Option<f64> {
     let mut times = Vec::new();
     for probe in 1..depth {
         let started = Instant::now();
@@ -155,7 +153,7 @@ mod tests {
 
     #[test]
     fn a_deep_count_is_estimated_from_shallow_ones() {
-        let mut game = <ternion::game::lielow::Lielow8 as ternion::game::Game>::start();
+        let mut game = <ternion::games::lielow::Lielow8 as ternion::rules::Rules>::start();
         let days = estimate_seconds(&mut game, 12).expect("an estimate") / 86_400.0;
         assert!(days > 1.0, "lielow to depth 12 in {days} days?");
         assert_eq!(estimate_seconds(&mut game, 1), None);

@@ -1,7 +1,7 @@
 //! The arguments that say which game and which position a command works on.
 
 use clap::Args;
-use ternion::game::{GameText, Variant};
+use ternion::games::{Playable, Variant};
 
 #[derive(Debug, Args)]
 pub struct PositionArgs {
@@ -23,7 +23,7 @@ impl PositionArgs {
 
     /// The position given (start or string) after the moves given, or the one-line reason
     /// it cannot be set up.
-    pub fn position<G: GameText>(&self) -> Result<G, String> {
+    pub fn position<G: Playable>(&self) -> Result<G, String> {
         let mut game = match &self.fen {
             Some(text) => G::parse_position(text).map_err(|e| format!("bad position: {e}"))?,
             None => G::start(),
@@ -36,7 +36,7 @@ impl PositionArgs {
 
     /// The position as [`PositionArgs::position`] gives it, with the last move played,
     /// if any.
-    pub fn position_and_last_move<G: GameText>(&self) -> Result<(G, Option<G::Move>), String> {
+    pub fn position_and_last_move<G: Playable>(&self) -> Result<(G, Option<G::Move>), String> {
         let moves: Vec<&str> = self
             .moves
             .iter()

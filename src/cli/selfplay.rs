@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use clap::Args;
-use ternion::game::Variant;
+use ternion::games::Variant;
 use ternion::tune::selfplay::{SelfplayConfig, run_selfplay};
 
 #[derive(Debug, Args)]

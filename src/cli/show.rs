@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use ternion::arena::record::parse_records;
-use ternion::game::{GameText, GameVisitor};
+use ternion::games::Playable;
 
 use super::position::PositionArgs;
 
@@ -31,17 +31,15 @@ pub struct ShowArgs {
 
 /// Runs the command; `Err` carries the one-line message for stderr.
 pub fn run(args: &ShowArgs) -> Result<(), String> {
-    args.position.variant()?.dispatch(Show { args })
+    ternion::with_game!(args.position.variant()?, G => Show { args }.visit::<G>())
 }
 
 struct Show<'a> {
     args: &'a ShowArgs,
 }
 
-impl GameVisitor for Show<'_> {
-    type Output = Result<(), String>;
-
-    fn visit<G: GameText>(self) -> Self::Output {
+impl Show<'_> {
+    fn visit<G: Playable>(self) -> Result<(), String> {
         let args = self.args;
         if let (Some(record), Some(number), Some(dir)) = (&args.record, args.game, &args.svg_dir) {
             return draw_record::<G>(record, number, dir);
@@ -62,7 +60,7 @@ impl GameVisitor for Show<'_> {
 }
 
 /// Draws game `number` of the records file at `path`, one picture per ply, into `dir`.
-fn draw_record<G: GameText>(path: &Path, number: u32, dir: &Path) -> Result<(), String> {
+fn draw_record<G: Playable>(path: &Path, number: u32, dir: &Path) -> Result<(), String> {
     let text =
         fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let records = parse_records(&text)?;

@@ -5,11 +5,12 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use ternion::game::egaraguti::EgaraGuti;
-use ternion::game::{Game, Variant};
-use ternion::tables::TableSet;
-use ternion::tables::build::{BuildConfig, build};
-use ternion::tables::index::MAX_MEN;
+use ternion::games::Variant;
+use ternion::games::egaraguti::EgaraGuti;
+use ternion::games::egaraguti::tablebase::Tablebase;
+use ternion::games::egaraguti::tablebase::build::{BuildConfig, build};
+use ternion::games::egaraguti::tablebase::index::MAX_MEN;
+use ternion::rules::Rules;
 
 use super::position::PositionArgs;
 
@@ -132,8 +133,8 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
             format!("{value} for the side to move: the game is over")
         }
         None => {
-            let mut tables = TableSet::new(&args.dir);
-            let material = ternion::tables::men_of(&game).material();
+            let mut tables = Tablebase::new(&args.dir);
+            let material = ternion::games::egaraguti::tablebase::men_of(&game).material();
             if !tables.load(material)? {
                 return Err(format!(
                     "no table for {material} men in {}",

@@ -5,9 +5,9 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use ternion::game::Variant;
-use ternion::tables::TableSet;
-use ternion::tables::label::relabel_all;
+use ternion::games::Variant;
+use ternion::games::egaraguti::tablebase::Tablebase;
+use ternion::games::egaraguti::tablebase::label::relabel_all;
 use ternion::tune::texel::{TuneConfig, tune};
 
 #[derive(Debug, Args)]
@@ -59,7 +59,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         if variant != Variant::Egaraguti {
             return Err(format!("{variant} has no tables: only egaraguti has"));
         }
-        let (relabelled, count) = relabel_all(&mut TableSet::new(dir), &text)?;
+        let (relabelled, count) = relabel_all(&mut Tablebase::new(dir), &text)?;
         eprintln!(
             "{} of {} positions solved by the tables, {} of them relabelled",
             count.solved, count.lines, count.changed

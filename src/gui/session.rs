@@ -10,9 +10,9 @@ use std::time::Duration;
 use tungstenite::protocol::WebSocketConfig;
 use tungstenite::{Error, Message};
 
-use crate::engine::Sink;
-use crate::game::Variant;
+use crate::games::Variant;
 use crate::protocol::daemon::Daemon;
+use crate::protocol::daemon::Sink;
 use crate::protocol::input::MAX_LINE;
 
 /// The largest message or frame a client may send.

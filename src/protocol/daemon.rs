@@ -17,22 +17,21 @@ use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
 use super::command::{Command, CommandError, GoCommand, PositionCommand, Query};
-use crate::engine::{
-    MovesApplied, SearchFlags, SearchJob, Session, Sink, new_session, panic_detail,
+use super::format;
+use super::options::{
+    self, DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, OPTIONS, OptionId, OptionSpec, Value,
 };
-use crate::game::{Outcome, Player, Variant};
+use crate::core::Player;
+use crate::engine::{
+    Listener, MovesApplied, SearchFlags, SearchJob, Session, new_session, panic_detail,
+};
+use crate::games::{Tablebases, Variant};
 use crate::printable::echo;
 use crate::search::baseline::Play;
-use crate::search::{Clock, Limits, max_threads};
-use crate::tables::TableSet;
+use crate::search::{Clock, Limits};
 
-const DEFAULT_HASH_MIB: usize = 16;
-const MAX_HASH_MIB: usize = 4096;
-const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
-const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
-const MAX_MULTIPV: usize = 64;
-/// The longest detail an error line carries (the echoed input in it is shorter still).
-const MAX_ERROR_DETAIL: usize = 200;
+/// Where the daemon's lines go (stdout in the serve loop, a buffer in tests).
+pub type Sink = Arc<dyn Fn(String) + Send + Sync>;
 
 /// The work running on the worker thread: its flags and its thread.
 struct Work {
@@ -46,9 +45,9 @@ pub struct Daemon {
     hash_mib: usize,
     /// The `Threads` option, kept across variants.
     threads: usize,
-    /// The tables of the `TablePath` option, kept across variants (only Egara-guti's
-    /// search reads them).
-    tables: Option<Arc<TableSet>>,
+    /// The tables of the `TablePath` option, kept across variants (each game takes its
+    /// own, if any).
+    tablebases: Tablebases,
     /// How `go` picks the move: the search, or a baseline mover chosen at start-up.
     play: Play,
     move_overhead: Duration,
@@ -57,8 +56,6 @@ pub struct Daemon {
     ponder: bool,
     /// The running (or finished, not yet joined) work.
     work: Option<Work>,
-    /// A fault for tests: the next search panics after its first `info` line.
-    panic_next_search: bool,
     sink: Sink,
 }
 
@@ -71,49 +68,37 @@ impl Daemon {
     /// A daemon like [`Daemon::new`] whose `go` picks its moves as `play` says.
     pub fn playing(variant: Variant, play: Play, sink: Sink) -> Self {
         Daemon {
-            session: new_session(variant, DEFAULT_HASH_MIB, play),
-            hash_mib: DEFAULT_HASH_MIB,
+            session: new_session(variant, DEFAULT_HASH_MIB as usize, play),
+            hash_mib: DEFAULT_HASH_MIB as usize,
             threads: 1,
-            tables: None,
+            tablebases: Tablebases::default(),
             play,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             multipv: 1,
             ponder: false,
             work: None,
-            panic_next_search: false,
             sink,
         }
-    }
-
-    /// Makes the next search panic after its first `info` line: the test of how a failing
-    /// search is answered. Not reachable from the protocol.
-    #[doc(hidden)]
-    pub fn inject_search_panic(&mut self) {
-        self.panic_next_search = true;
     }
 
     fn say(&self, line: impl Into<String>) {
         (self.sink)(line.into());
     }
 
-    /// The one line of a rejected command. The detail is cut short and made printable,
-    /// whatever it quotes.
+    /// The one line of a rejected command.
     fn error(&self, kind: &str, detail: impl std::fmt::Display) {
-        let detail = crate::printable::cut(&detail.to_string(), MAX_ERROR_DETAIL);
-        self.say(format!("info string error {kind}: {detail}"));
+        self.say(format::error(kind, detail));
     }
 
     /// Whether work is running: until its last line (a search's `bestmove`) is out.
     pub fn busy(&self) -> bool {
-        self.work
-            .as_ref()
-            .is_some_and(|work| !work.flags.done.load(Ordering::Acquire))
+        self.work.as_ref().is_some_and(|work| !work.flags.is_done())
     }
 
     /// Stops any running work and waits for its last line (a search's `bestmove`).
     pub fn stop_search(&mut self) {
         if let Some(work) = self.work.take() {
-            work.flags.stop.store(true, Ordering::Relaxed);
+            work.flags.stop();
             // Panics are caught inside the work; a join error has nothing left to say.
             let _ = work.thread.join();
         }
@@ -124,7 +109,7 @@ impl Daemon {
     pub fn stop_for_exit(&mut self) {
         const GRACE: Duration = Duration::from_millis(200);
         if let Some(work) = &self.work {
-            work.flags.stop.store(true, Ordering::Relaxed);
+            work.flags.stop();
             let started = std::time::Instant::now();
             while !work.thread.is_finished() && started.elapsed() < GRACE {
                 thread::sleep(Duration::from_millis(1));
@@ -177,7 +162,7 @@ impl Daemon {
             Command::Stop => self.stop_search(),
             Command::PonderHit => {
                 if let Some(work) = &self.work {
-                    work.flags.pondering.store(false, Ordering::Relaxed);
+                    work.flags.ponderhit();
                 }
             }
             Command::Quit => {
@@ -196,125 +181,96 @@ impl Daemon {
     fn identify(&self, ok: &str) {
         self.say(format!("id name ternion {}", env!("CARGO_PKG_VERSION")));
         self.say("id author the ternion developers");
-        let variants: Vec<String> = Variant::ALL.iter().map(|v| format!("var {v}")).collect();
-        self.say(format!(
-            "option name UCI_Variant type combo default {} {}",
-            Variant::Lielow,
-            variants.join(" ")
-        ));
-        self.say(format!(
-            "option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"
-        ));
-        self.say("option name ClearHash type button");
-        self.say(format!(
-            "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
-        ));
-        self.say(format!(
-            "option name Threads type spin default 1 min 1 max {}",
-            max_threads()
-        ));
-        self.say(format!(
-            "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
-        ));
-        self.say("option name Ponder type check default false");
-        self.say("option name TablePath type string default <empty>");
+        for option in &OPTIONS {
+            self.say(option.listing());
+        }
         self.say(ok);
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let value_text = value.unwrap_or_default();
-        let bad_value = |daemon: &Self| {
-            daemon.error(
+        let value = value.unwrap_or_default();
+        let Some(option) = options::find(name) else {
+            return self.error("unknown-option", echo(name));
+        };
+        match option.read(value) {
+            Some(read) => self.apply_option(option, read),
+            None => self.error(
                 "bad-option-value",
-                format!("{} {}", echo(name), echo(value_text)),
-            );
-        };
-        let spin = |max: usize| {
-            value_text
-                .parse::<usize>()
-                .ok()
-                .filter(|n| (1..=max).contains(n))
-        };
-        match name.to_ascii_lowercase().as_str() {
-            "uci_variant" => match value_text.parse::<Variant>() {
+                format!("{} {}", echo(name), echo(value)),
+            ),
+        }
+    }
+
+    /// What setting an option does, its value read by its kind.
+    fn apply_option(&mut self, option: &OptionSpec, value: Value<'_>) {
+        match (option.id, value) {
+            (OptionId::Variant, Value::Text(name)) => match name.parse::<Variant>() {
                 Ok(variant) => {
                     // Free the old table before the new session makes its own.
                     self.session.resize_hash(0);
                     self.session = self.new_session(variant);
-                    self.say(format!(
-                        "info string variant {variant} startpos {}",
+                    self.say(format::info_string(format!(
+                        "variant {variant} startpos {}",
                         self.session.fen()
-                    ));
+                    )));
                 }
-                Err(_) => self.error("bad-variant", echo(value_text)),
+                Err(_) => self.error("bad-variant", echo(name)),
             },
-            "hash" => match spin(MAX_HASH_MIB) {
-                Some(mib) => {
-                    self.hash_mib = mib;
-                    self.session.resize_hash(mib);
-                }
-                None => bad_value(self),
-            },
-            "clearhash" => self.session.clear_hash(),
-            "moveoverhead" => match value_text.parse::<u64>() {
-                Ok(ms) if ms <= MAX_MOVE_OVERHEAD_MS => {
-                    self.move_overhead = Duration::from_millis(ms);
-                }
-                _ => bad_value(self),
-            },
-            "threads" => match spin(max_threads()) {
-                Some(threads) => {
-                    self.threads = self.session.set_threads(threads);
-                    if self.threads < threads {
-                        self.error(
-                            "internal",
-                            format!("only {} search threads could start", self.threads),
-                        );
-                    }
-                }
-                None => bad_value(self),
-            },
-            "multipv" => match spin(MAX_MULTIPV) {
-                Some(lines) => self.multipv = lines,
-                None => bad_value(self),
-            },
-            "tablepath" => {
-                let path = value_text.trim();
-                if path.is_empty() || path == "<empty>" {
-                    self.tables = None;
-                } else {
-                    match TableSet::load_all(Path::new(path)) {
-                        Ok(tables) if !tables.is_empty() => self.tables = Some(Arc::new(tables)),
-                        Ok(_) => {
-                            return self.error(
-                                "bad-option-value",
-                                format!("TablePath {} (no tables there)", echo(path)),
-                            );
-                        }
-                        Err(reason) => {
-                            return self.error(
-                                "bad-option-value",
-                                format!("TablePath {}: {reason}", echo(path)),
-                            );
-                        }
-                    }
-                }
-                self.session.set_tables(self.tables.clone());
+            (OptionId::Hash, Value::Number(mib)) => {
+                self.hash_mib = mib as usize;
+                self.session.resize_hash(self.hash_mib);
             }
-            "ponder" => match value_text {
-                "true" => self.ponder = true,
-                "false" => self.ponder = false,
-                _ => bad_value(self),
-            },
-            _ => self.error("unknown-option", echo(name)),
+            (OptionId::ClearHash, _) => self.session.clear_hash(),
+            (OptionId::MoveOverhead, Value::Number(ms)) => {
+                self.move_overhead = Duration::from_millis(ms);
+            }
+            (OptionId::Threads, Value::Number(threads)) => {
+                let threads = threads as usize;
+                self.threads = self.session.set_threads(threads);
+                if self.threads < threads {
+                    self.error(
+                        "internal",
+                        format!("only {} search threads could start", self.threads),
+                    );
+                }
+            }
+            (OptionId::MultiPv, Value::Number(lines)) => self.multipv = lines as usize,
+            (OptionId::Ponder, Value::Flag(on)) => self.ponder = on,
+            (OptionId::TablePath, Value::Text(path)) => self.set_table_path(path.trim()),
+            (id, value) => unreachable!("{id:?} read as {value:?}"),
         }
+    }
+
+    /// `TablePath`: loads every table of `path` (none for `<empty>` or nothing); a
+    /// directory that cannot be read, or holds no tables, changes nothing.
+    fn set_table_path(&mut self, path: &str) {
+        if path.is_empty() || path == "<empty>" {
+            self.tablebases = Tablebases::default();
+        } else {
+            match Tablebases::load(Path::new(path)) {
+                Ok(tablebases) if !tablebases.is_empty() => self.tablebases = tablebases,
+                Ok(_) => {
+                    return self.error(
+                        "bad-option-value",
+                        format!("TablePath {} (no tables there)", echo(path)),
+                    );
+                }
+                Err(reason) => {
+                    return self.error(
+                        "bad-option-value",
+                        format!("TablePath {}: {reason}", echo(path)),
+                    );
+                }
+            }
+        }
+        self.session.set_tablebases(&self.tablebases);
     }
 
     /// A session of `variant` with this daemon's table size and threads.
     fn new_session(&self, variant: Variant) -> Box<dyn Session> {
         let mut session = new_session(variant, self.hash_mib, self.play);
         session.set_threads(self.threads);
-        session.set_tables(self.tables.clone());
+        session.set_tablebases(&self.tablebases);
         session
     }
 
@@ -386,11 +342,11 @@ impl Daemon {
             );
         }
         if let Some(outcome) = self.session.result() {
-            self.say(format!(
-                "info string gameover {}",
-                result_word(Some(outcome))
-            ));
-            self.say("bestmove (none)");
+            self.say(format::info_string(format!(
+                "gameover {}",
+                format::result_word(Some(outcome))
+            )));
+            self.say(format::bestmove(None, None));
             return;
         }
         let (time, increment) = match self.session.side_to_move() {
@@ -420,21 +376,16 @@ impl Daemon {
                 && limits.clock.is_none()
                 && limits.mate.is_none());
         let limits = Limits { infinite, ..limits };
-        let flags = SearchFlags {
-            wait_for_stop: infinite,
-            pondering: Arc::new(AtomicBool::new(go.ponder)),
-            ..SearchFlags::default()
-        };
+        let flags = SearchFlags::new(infinite, go.ponder);
         let job = SearchJob {
             limits,
             searchmoves,
             multipv: self.multipv,
             ponder_move: self.ponder,
-            panic_after_first_info: std::mem::take(&mut self.panic_next_search),
         };
-        let thread = self
-            .session
-            .start_search(job, flags.clone(), Arc::clone(&self.sink));
+        let sink = Arc::clone(&self.sink);
+        let listener: Listener = Arc::new(move |event| sink(format::event(&event)));
+        let thread = self.session.start_search(job, flags.clone(), listener);
         self.work = Some(Work { flags, thread });
     }
 
@@ -443,23 +394,21 @@ impl Daemon {
     /// the last line, so that whoever waits for that line is not left waiting.
     fn in_background(
         &mut self,
-        fallback: &'static str,
+        fallback: String,
         job: impl FnOnce(&Sink, &AtomicBool) -> String + Send + 'static,
     ) {
         let flags = SearchFlags::default();
-        let (stop, done) = (Arc::clone(&flags.stop), Arc::clone(&flags.done));
+        let work_flags = flags.clone();
         let sink = Arc::clone(&self.sink);
         let thread = thread::spawn(move || {
-            let last = panic::catch_unwind(AssertUnwindSafe(|| job(&sink, &stop))).unwrap_or_else(
+            let stop = work_flags.stop_flag();
+            let last = panic::catch_unwind(AssertUnwindSafe(|| job(&sink, stop))).unwrap_or_else(
                 |fault| {
-                    sink(format!(
-                        "info string error internal: {}",
-                        panic_detail(&*fault)
-                    ));
-                    fallback.to_owned()
+                    sink(format::error("internal", panic_detail(&*fault)));
+                    fallback
                 },
             );
-            done.store(true, Ordering::Release);
+            work_flags.set_done();
             sink(last);
         });
         self.work = Some(Work { flags, thread });
@@ -468,114 +417,69 @@ impl Daemon {
     fn perft(&mut self, depth: u32) {
         let mut session = self.session.snapshot();
         let moves = session.legal_moves().len();
-        self.in_background("Nodes searched: 0", move |sink, stop| {
+        self.in_background(format::perft_total(0), move |sink, stop| {
             let (counts, total) = session.divide(depth, stop);
             let counted = counts.len();
             for (mv, count) in counts {
-                sink(format!("{mv}: {count}"));
+                sink(format::perft_move(&mv, count));
             }
             if stop.load(Ordering::Relaxed) && depth > 0 && counted < moves {
-                sink(format!(
-                    "info string perft stopped: {counted} of {moves} moves counted, the total is theirs"
-                ));
+                sink(format::info_string(format!(
+                    "perft stopped: {counted} of {moves} moves counted, the total is theirs"
+                )));
             }
             sink(String::new());
-            format!("Nodes searched: {total}")
+            format::perft_total(total)
         });
     }
 
     fn query(&self, query: Query) {
+        let session = &*self.session;
         let answer = match query {
-            Query::GameOver => self.session.result().is_some().to_string(),
-            Query::P1Turn => (self.session.side_to_move() == Player::P1).to_string(),
-            Query::P2Turn => (self.session.side_to_move() == Player::P2).to_string(),
-            Query::Result => result_word(self.session.result()).to_owned(),
-            Query::LegalMoves => {
-                let moves = self.session.legal_moves();
-                if moves.is_empty() {
-                    "none".to_owned()
-                } else {
-                    moves.join(" ")
-                }
-            }
-            Query::IsLegal(mv) => self.session.legal_moves().contains(&mv).to_string(),
-            Query::Fen => self.session.fen(),
-            Query::Variant => self.session.variant().to_string(),
+            Query::GameOver => session.result().is_some().to_string(),
+            Query::P1Turn => (session.side_to_move() == Player::P1).to_string(),
+            Query::P2Turn => (session.side_to_move() == Player::P2).to_string(),
+            Query::Result => format::result_word(session.result()).to_owned(),
+            Query::LegalMoves => format::move_list(&session.legal_moves()),
+            Query::IsLegal(mv) => session.legal_moves().contains(&mv).to_string(),
+            Query::Fen => session.fen(),
+            Query::Variant => session.variant().to_string(),
             // One line: the picture's own line breaks are only layout.
-            Query::Svg => self.session.svg().replace('\n', " "),
+            Query::Svg => session.svg().replace('\n', " "),
             Query::Unknown(other) => {
                 self.error("unknown-query", other);
                 "error".to_owned()
             }
         };
-        self.say(format!("response {answer}"));
+        self.say(format::response(answer));
     }
 
     fn display(&self) {
-        for line in self.session.diagram() {
-            self.say(format!("  {line}"));
+        for line in format::display(&*self.session) {
+            self.say(line);
         }
-        let side = match self.session.side_to_move() {
-            Player::P1 => "p1",
-            Player::P2 => "p2",
-        };
-        let moves = self.session.legal_moves();
-        self.say(format!("Variant: {}", self.session.variant()));
-        self.say(format!("Fen: {}", self.session.fen()));
-        self.say(format!("Side to move: {side}"));
-        self.say(format!(
-            "Legal moves: {}",
-            if moves.is_empty() {
-                "none".to_owned()
-            } else {
-                moves.join(" ")
-            }
-        ));
-        self.say(format!("Result: {}", result_word(self.session.result())));
     }
 
     fn bench(&mut self, depth: Option<u32>) {
         if depth == Some(0) {
             return self.error("bad-arguments", "bench: the depth must be at least 1");
         }
-        self.in_background("0 nodes 0 nps", move |sink, stop| {
-            let totals = crate::bench::run_until(depth, 1, stop, &mut |line| sink(line));
+        self.in_background(format::bench_total(0, 0), move |sink, stop| {
+            let totals = crate::bench::run_until(depth, 1, stop, &mut |line| {
+                sink(format::bench_line(&line))
+            });
             if !totals.complete {
-                sink("info string bench stopped: the node count is partial".to_owned());
+                sink(format::info_string(
+                    "bench stopped: the node count is partial",
+                ));
             }
-            format!("{} nodes {} nps", totals.nodes, totals.nps)
+            format::bench_total(totals.nodes, totals.nps)
         });
     }
 
     fn help(&self) {
-        for line in [
-            "ternion speaks UGI (and UCI spellings). Commands:",
-            "  ugi | uci                       identify, list options",
-            "  isready                         answered with readyok, even while searching",
-            "  setoption name <id> [value <x>] UCI_Variant, Hash, ClearHash, MoveOverhead,",
-            "                                  Threads, MultiPV, Ponder, TablePath",
-            "  uginewgame | ucinewgame         clear the table, back to the start position",
-            "  position [variant <v>] startpos|fen <fen> [moves <m>...]",
-            "  go [p1time|wtime <ms>] [p2time|btime <ms>] [p1inc|winc <ms>] [p2inc|binc <ms>]",
-            "     [movestogo <n>] [movetime <ms>] [depth <n>] [nodes <n>] [mate <n>]",
-            "     [searchmoves <m>...] [ponder] [infinite]",
-            "  go perft <n>                    count moves to depth n, by move",
-            "  stop | ponderhit | quit         stop answers at once; nothing waits for a search",
-            "  query gameover|p1turn|p2turn|result|legalmoves|islegal <m>|fen|variant|svg",
-            "  d                               show the position",
-            "  bench [depth]                   the search signature",
-        ] {
-            self.say(format!("info string {line}"));
+        for line in format::help(&options::names()) {
+            self.say(line);
         }
-    }
-}
-
-/// The protocol's word for a result.
-fn result_word(result: Option<Outcome>) -> &'static str {
-    match result {
-        None => "none",
-        Some(Outcome::Draw) => "draw",
-        Some(Outcome::Win(Player::P1)) => "p1win",
-        Some(Outcome::Win(Player::P2)) => "p2win",
     }
 }

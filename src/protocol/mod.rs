@@ -1,23 +1,26 @@
 //! The text protocol (UGI, with UCI spellings) on stdin and stdout.
 //!
 //! - [`command`]: the typed commands and their parsers;
+//! - [`options`]: the one table of the daemon's options;
+//! - [`format`](mod@format): every line the engine writes;
 //! - [`daemon`]: the state of the engine process and its answer to each command;
 //! - [`input`]: bounded line reading from stdin;
 //! - [`serve`]: the loop that reads stdin on its own thread and writes stdout line by line.
 
 pub mod command;
 pub mod daemon;
+pub mod format;
 pub mod input;
+pub mod options;
 
 use std::io::{self, Write};
 use std::sync::Arc;
 use std::sync::mpsc;
 use std::thread;
 
-use self::daemon::Daemon;
+use self::daemon::{Daemon, Sink};
 use self::input::{LineReader, MAX_LINE, Read};
-use crate::engine::Sink;
-use crate::game::Variant;
+use crate::games::Variant;
 use crate::search::baseline::Play;
 
 /// What the serve loop hears from the reader thread and from the output.

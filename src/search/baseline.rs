@@ -7,7 +7,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::game::{Game, Outcome};
+use crate::core::Outcome;
+
+use super::searchable::Searchable;
 
 /// How the engine picks its moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -51,7 +53,7 @@ impl fmt::Display for Play {
 }
 
 /// A legal move drawn uniformly from `rng`; `None` when the game is over.
-pub fn random_move<G: Game>(game: &G, rng: &mut fastrand::Rng) -> Option<G::Move> {
+pub fn random_move<G: Searchable>(game: &G, rng: &mut fastrand::Rng) -> Option<G::Move> {
     let mut moves = Vec::new();
     game.generate_moves(&mut moves);
     (!moves.is_empty()).then(|| moves[rng.usize(..moves.len())])
@@ -60,7 +62,7 @@ pub fn random_move<G: Game>(game: &G, rng: &mut fastrand::Rng) -> Option<G::Move
 /// The move that looks best one ply ahead: a win first, a loss last, a draw as 0, any other
 /// position by the opponent's static evaluation, negated. Ties are broken by `rng`, so that
 /// two greedy games from one position need not be the same. `None` when the game is over.
-pub fn greedy_move<G: Game>(game: &G, rng: &mut fastrand::Rng) -> Option<G::Move> {
+pub fn greedy_move<G: Searchable>(game: &G, rng: &mut fastrand::Rng) -> Option<G::Move> {
     let me = game.side_to_move();
     let mut moves = Vec::new();
     game.generate_moves(&mut moves);

@@ -2,9 +2,10 @@
 //! search, late move reductions, null-move pruning, a transposition table, move ordering and
 //! quiescence, on one thread or several (Lazy SMP).
 //!
-//! Generic over [`Game`] and never naming a game: end rules come from `outcome()`
-//! (repetition and move-limit draws included, since the games keep their history in their
-//! state), the static value from `evaluate()`, and captures from `is_tactical()`.
+//! Generic over [`Searchable`] and never naming a game: end rules come from the rules'
+//! `outcome()` (repetition and move-limit draws included, since the games keep their
+//! history in their state), the static value from `evaluate()`, captures and the other
+//! hints from [`Searchable`], and exact values from an [`Oracle`], if one is given.
 //!
 //! The search is protocol-free: it takes [`Limits`], a stop flag and an info callback, and
 //! returns a [`SearchResult`]. [`Searcher`] (in `threads`) is the public face: a team of
@@ -13,11 +14,13 @@
 //! buffers made once per worker.
 
 pub mod baseline;
+mod counts;
 mod limits;
 mod move_hash;
+pub mod oracle;
 mod ordering;
-pub mod report;
 pub mod score;
+pub mod searchable;
 mod threads;
 pub mod tt;
 mod worker;
@@ -26,7 +29,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 pub use self::limits::{Clock, Deadlines, Limits};
+pub use self::oracle::{Exact, Oracle};
 pub use self::score::Score;
+pub use self::searchable::Searchable;
 pub use self::threads::{MAX_THREADS, Searcher, max_threads};
 
 /// The deepest the search goes (quiescence included).
@@ -54,6 +59,24 @@ struct Effort {
     nodes: u64,
     hashfull: u32,
     tbhits: Option<u64>,
+}
+
+impl<M> Info<M> {
+    /// The same report with its line written another way (in notation, say).
+    pub fn with_pv<N>(&self, pv: Vec<N>) -> Info<N> {
+        Info {
+            depth: self.depth,
+            seldepth: self.seldepth,
+            score: self.score,
+            nodes: self.nodes,
+            nps: self.nps,
+            time: self.time,
+            hashfull: self.hashfull,
+            tbhits: self.tbhits,
+            multipv: self.multipv,
+            pv,
+        }
+    }
 }
 
 impl<M: Clone> Info<M> {

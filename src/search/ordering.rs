@@ -7,7 +7,7 @@ use std::hash::Hash;
 use super::move_hash::move_hash;
 
 use super::MAX_PLY;
-use crate::game::Game;
+use super::searchable::Searchable;
 
 const TABLE_MOVE: i32 = 1 << 30;
 const TACTICAL: i32 = 1 << 28;
@@ -38,7 +38,7 @@ impl<M: Copy + Eq + Hash> MoveOrdering<M> {
     }
 
     /// Fills `scores` with an ordering score for each of `moves`.
-    pub fn score<G: Game<Move = M>>(
+    pub fn score<G: Searchable<Move = M>>(
         &self,
         game: &G,
         moves: &[M],

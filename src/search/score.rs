@@ -1,7 +1,5 @@
 //! Search scores: centipawn-like values, and proven wins and losses as distances in plies.
 
-use std::fmt;
-
 /// The score of a win on the spot; a win `n` plies away scores `MATE - n`.
 pub const MATE: i32 = 32_000;
 /// Scores beyond this (in absolute value) are proven wins or losses.
@@ -18,8 +16,8 @@ pub const TABLE_WIN: i32 = 25_000;
 /// Larger than any score: the initial window.
 pub const INFINITY: i32 = MATE + 1;
 
-/// A score as reported to people and protocols (mate distances in plies here, in moves in
-/// its text form).
+/// A score as reported to people and protocols (mate distances in plies here; the
+/// protocol writes them in moves).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
     /// Centipawn-like units from the side to move's point of view.
@@ -38,20 +36,6 @@ impl Score {
             Score::Mate(-(MATE + raw))
         } else {
             Score::Centipawns(raw)
-        }
-    }
-}
-
-impl fmt::Display for Score {
-    /// The protocol form: `cp <x>` or `mate <n>`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Score::Centipawns(cp) => write!(f, "cp {cp}"),
-            // UCI GUIs read moves of the side to move: a win in 5 plies is `mate 3`, a loss
-            // in 4 plies `mate -2` (and one in 3 plies, the side to move's own move then
-            // losing, `mate -2` too).
-            Score::Mate(plies) if *plies > 0 => write!(f, "mate {}", (plies + 1) / 2),
-            Score::Mate(plies) => write!(f, "mate {}", -((-plies + 1) / 2)),
         }
     }
 }
@@ -88,13 +72,6 @@ mod tests {
         assert_eq!(Score::from_raw(MATE - 3), Score::Mate(3));
         assert_eq!(Score::from_raw(-MATE + 2), Score::Mate(-2));
         assert_eq!(Score::from_raw(57), Score::Centipawns(57));
-        assert_eq!(Score::Mate(-2).to_string(), "mate -1");
-        assert_eq!(Score::Mate(5).to_string(), "mate 3");
-        assert_eq!(Score::Mate(1).to_string(), "mate 1");
-        assert_eq!(Score::Mate(-4).to_string(), "mate -2");
-        assert_eq!(Score::Mate(-3).to_string(), "mate -2");
-        assert_eq!(Score::Mate(0).to_string(), "mate 0");
-        assert_eq!(Score::Centipawns(-4).to_string(), "cp -4");
     }
 
     #[test]

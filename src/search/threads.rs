@@ -9,18 +9,19 @@
 //! wait on a condition variable between searches. With one thread there are no helpers and
 //! the search is exactly the single-threaded one: deterministic under a depth or node limit.
 
-use crate::tables::TableSet;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::{self, JoinHandle};
 use std::time::Instant;
 
+use super::counts::NodeCounts;
 use super::limits::Limits;
+use super::oracle::Oracle;
+use super::searchable::Searchable;
 use super::tt::TranspositionTable;
 use super::worker::Worker;
 use super::{Control, Effort, Info, RootOptions, SearchResult};
-use crate::game::Game;
 
 /// The most search threads a searcher runs: twice the cores of this machine (at least 1),
 /// as the protocol advertises.
@@ -32,75 +33,18 @@ pub fn max_threads() -> usize {
 /// whatever the machine: a bound on what a typo can ask for.
 pub const MAX_THREADS: usize = 1024;
 
-/// One published node count, alone on its cache line so that threads publishing their
-/// counts never write to the same line.
-#[repr(align(64))]
-#[derive(Default)]
-struct PaddedCount(AtomicU64);
-
-/// The node counts of a team's workers, as each last published its own.
-pub(super) struct NodeCounts {
-    counts: Box<[PaddedCount]>,
-    /// The positions the exact tables decided, the whole team's.
-    table_hits: PaddedCount,
-}
-
-impl NodeCounts {
-    fn new(workers: usize) -> Arc<Self> {
-        Arc::new(NodeCounts {
-            counts: (0..workers).map(|_| PaddedCount::default()).collect(),
-            table_hits: PaddedCount::default(),
-        })
-    }
-
-    /// Worker `index` has searched `nodes` nodes in this search.
-    pub(super) fn publish(&self, index: usize, nodes: u64) {
-        self.counts[index].0.store(nodes, Ordering::Relaxed);
-    }
-
-    /// The nodes of every worker but `index`.
-    pub(super) fn others(&self, index: usize) -> u64 {
-        self.total() - self.counts[index].0.load(Ordering::Relaxed)
-    }
-
-    /// The nodes of every worker.
-    fn total(&self) -> u64 {
-        self.counts
-            .iter()
-            .map(|c| c.0.load(Ordering::Relaxed))
-            .sum()
-    }
-
-    fn reset(&self) {
-        self.counts
-            .iter()
-            .for_each(|c| c.0.store(0, Ordering::Relaxed));
-        self.table_hits.0.store(0, Ordering::Relaxed);
-    }
-
-    /// One more position decided by the exact tables.
-    pub(super) fn add_table_hit(&self) {
-        self.table_hits.0.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// The positions the exact tables decided in this search.
-    pub(super) fn table_hits(&self) -> u64 {
-        self.table_hits.0.load(Ordering::Relaxed)
-    }
-}
-
 /// What a helper is asked to search.
-struct Job<G: Game> {
+struct Job<G: Searchable> {
     root: G,
     limits: Limits,
     options: RootOptions<G::Move>,
-    table: Arc<TranspositionTable>,
-    tables: Option<Arc<TableSet>>,
+    tt: Arc<TranspositionTable>,
+    oracle: Option<Arc<dyn Oracle<G>>>,
     stop: Arc<AtomicBool>,
 }
 
 /// Where a helper stands, as the team and the helper's thread both see it.
-enum HelperState<G: Game> {
+enum HelperState<G: Searchable> {
     Idle,
     /// A search to start.
     Given(Job<G>),
@@ -112,14 +56,14 @@ enum HelperState<G: Game> {
 }
 
 /// The state a helper thread and the team share.
-struct HelperLink<G: Game> {
+struct HelperLink<G: Searchable> {
     state: Mutex<HelperState<G>>,
     changed: Condvar,
     /// Set by the team: forget the killers and history before the next search.
     clear: AtomicBool,
 }
 
-impl<G: Game> HelperLink<G> {
+impl<G: Searchable> HelperLink<G> {
     fn lock(&self) -> MutexGuard<'_, HelperState<G>> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -131,41 +75,40 @@ impl<G: Game> HelperLink<G> {
     }
 }
 
-struct Helper<G: Game> {
+struct Helper<G: Searchable> {
     link: Arc<HelperLink<G>>,
     thread: Option<JoinHandle<()>>,
 }
 
 /// A searcher for one game type: a team of workers sharing one transposition table. The
 /// table and each worker's ordering heuristics persist between searches until cleared.
-pub struct Searcher<G: Game> {
-    table: Arc<TranspositionTable>,
-    /// The exact tables the search probes, if any.
-    tables: Option<Arc<TableSet>>,
+pub struct Searcher<G: Searchable> {
+    tt: Arc<TranspositionTable>,
+    /// The oracle of exact values the search asks, if any.
+    oracle: Option<Arc<dyn Oracle<G>>>,
     counts: Arc<NodeCounts>,
     main: Worker<G>,
     helpers: Vec<Helper<G>>,
 }
 
-impl<G: Game> Searcher<G> {
+impl<G: Searchable> Searcher<G> {
     /// A one-thread searcher with a transposition table of about `hash_mib` mebibytes.
     pub fn new(hash_mib: usize) -> Self {
-        let table = Arc::new(TranspositionTable::new(hash_mib));
+        let tt = Arc::new(TranspositionTable::new(hash_mib));
         let counts = NodeCounts::new(1);
         Searcher {
-            main: Worker::new(Arc::clone(&table), Arc::clone(&counts), 0),
-            table,
-            tables: None,
+            main: Worker::new(Arc::clone(&tt), Arc::clone(&counts), 0),
+            tt,
+            oracle: None,
             counts,
             helpers: Vec::new(),
         }
     }
 
-    /// Probes `tables` in every search from now on (`None`: no tables). Only games with
-    /// tables (Egara-guti) read them.
-    pub fn set_tables(&mut self, tables: Option<Arc<TableSet>>) {
-        self.main.set_tables(tables.clone());
-        self.tables = tables;
+    /// Asks `oracle` for exact values in every search from now on (`None`: no oracle).
+    pub fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle<G>>>) {
+        self.main.set_oracle(oracle.clone());
+        self.oracle = oracle;
     }
 
     /// The number of search threads (the caller's included).
@@ -194,15 +137,15 @@ impl<G: Game> Searcher<G> {
     /// new one is made, so that the two never hold memory at once (idle helpers hold none).
     pub fn resize(&mut self, hash_mib: usize) {
         let placeholder = Arc::new(TranspositionTable::new(0));
-        self.main.set_table(Arc::clone(&placeholder));
-        self.table = placeholder;
-        self.table = Arc::new(TranspositionTable::new(hash_mib));
-        self.main.set_table(Arc::clone(&self.table));
+        self.main.set_tt(Arc::clone(&placeholder));
+        self.tt = placeholder;
+        self.tt = Arc::new(TranspositionTable::new(hash_mib));
+        self.main.set_tt(Arc::clone(&self.tt));
     }
 
     /// Forgets everything learned: the table, and every worker's killers and history.
     pub fn clear(&mut self) {
-        self.table.clear();
+        self.tt.clear();
         self.main.clear_ordering();
         for helper in &self.helpers {
             helper.link.clear.store(true, Ordering::Relaxed);
@@ -238,16 +181,10 @@ impl<G: Game> Searcher<G> {
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
         let started = Instant::now();
-        self.table.new_search();
+        self.tt.new_search();
         self.counts.reset();
-        let helpers = HelpersAtWork::start(
-            &self.helpers,
-            &self.table,
-            &self.tables,
-            root,
-            limits,
-            options,
-        );
+        let helpers =
+            HelpersAtWork::start(&self.helpers, &self.tt, &self.oracle, root, limits, options);
         let mut best = self
             .main
             .search_with(root, limits, options, control, on_info);
@@ -268,8 +205,8 @@ impl<G: Game> Searcher<G> {
                     best.depth,
                     Effort {
                         nodes: self.counts.total(),
-                        hashfull: self.table.hashfull(),
-                        tbhits: self.tables.as_ref().map(|_| self.counts.table_hits()),
+                        hashfull: self.tt.hashfull(),
+                        tbhits: self.oracle.as_ref().map(|_| self.counts.table_hits()),
                     },
                     started,
                     None,
@@ -293,7 +230,7 @@ impl<G: Game> Searcher<G> {
     }
 }
 
-impl<G: Game> Drop for Searcher<G> {
+impl<G: Searchable> Drop for Searcher<G> {
     fn drop(&mut self) {
         self.stop_helpers();
     }
@@ -302,17 +239,17 @@ impl<G: Game> Drop for Searcher<G> {
 /// The helpers of one search, from the moment they are given it until they have all
 /// answered. Dropped early (the main worker's search panicked), it still stops them and
 /// waits, so that no helper searches on into the next search.
-struct HelpersAtWork<'a, G: Game> {
+struct HelpersAtWork<'a, G: Searchable> {
     helpers: &'a [Helper<G>],
     stop: Arc<AtomicBool>,
     finished: bool,
 }
 
-impl<'a, G: Game> HelpersAtWork<'a, G> {
+impl<'a, G: Searchable> HelpersAtWork<'a, G> {
     fn start(
         helpers: &'a [Helper<G>],
-        table: &Arc<TranspositionTable>,
-        tables: &Option<Arc<TableSet>>,
+        tt: &Arc<TranspositionTable>,
+        oracle: &Option<Arc<dyn Oracle<G>>>,
         root: &G,
         limits: &Limits,
         options: &RootOptions<G::Move>,
@@ -334,8 +271,8 @@ impl<'a, G: Game> HelpersAtWork<'a, G> {
                 root: root.clone(),
                 limits: helper_limits,
                 options: helper_options.clone(),
-                table: Arc::clone(table),
-                tables: tables.clone(),
+                tt: Arc::clone(tt),
+                oracle: oracle.clone(),
                 stop: Arc::clone(&stop),
             });
             helper.link.changed.notify_all();
@@ -379,7 +316,7 @@ impl<'a, G: Game> HelpersAtWork<'a, G> {
     }
 }
 
-impl<G: Game> Drop for HelpersAtWork<'_, G> {
+impl<G: Searchable> Drop for HelpersAtWork<'_, G> {
     fn drop(&mut self) {
         if !self.finished {
             self.stop_and_collect();
@@ -389,7 +326,7 @@ impl<G: Game> Drop for HelpersAtWork<'_, G> {
 
 /// Starts helper `index`'s thread: it waits for a job, searches it, reports, and waits
 /// again, until told to quit. `None` if the system refuses a thread.
-fn spawn_helper<G: Game>(counts: Arc<NodeCounts>, index: usize) -> Option<Helper<G>> {
+fn spawn_helper<G: Searchable>(counts: Arc<NodeCounts>, index: usize) -> Option<Helper<G>> {
     let link = Arc::new(HelperLink {
         state: Mutex::new(HelperState::Idle),
         changed: Condvar::new(),
@@ -406,11 +343,11 @@ fn spawn_helper<G: Game>(counts: Arc<NodeCounts>, index: usize) -> Option<Helper
     })
 }
 
-fn helper_loop<G: Game>(link: &HelperLink<G>, counts: Arc<NodeCounts>, index: usize) {
+fn helper_loop<G: Searchable>(link: &HelperLink<G>, counts: Arc<NodeCounts>, index: usize) {
     // Between searches a helper holds only this empty table, so that a resized table is
     // freed at once.
-    let idle_table = Arc::new(TranspositionTable::new(0));
-    let mut worker = Worker::<G>::new(Arc::clone(&idle_table), counts, index);
+    let idle_tt = Arc::new(TranspositionTable::new(0));
+    let mut worker = Worker::<G>::new(Arc::clone(&idle_tt), counts, index);
     loop {
         let job = {
             let mut state = link.lock();
@@ -431,8 +368,8 @@ fn helper_loop<G: Game>(link: &HelperLink<G>, counts: Arc<NodeCounts>, index: us
         if link.clear.swap(false, Ordering::Relaxed) {
             worker.clear_ordering();
         }
-        worker.set_table(Arc::clone(&job.table));
-        worker.set_tables(job.tables.clone());
+        worker.set_tt(Arc::clone(&job.tt));
+        worker.set_oracle(job.oracle.clone());
         let not_pondering = AtomicBool::new(false);
         let control = Control {
             stop: &job.stop,
@@ -445,8 +382,8 @@ fn helper_loop<G: Game>(link: &HelperLink<G>, counts: Arc<NodeCounts>, index: us
             // Half-written heuristics are not trusted: start afresh.
             worker.clear_ordering();
         }
-        worker.set_table(Arc::clone(&idle_table));
-        worker.set_tables(None);
+        worker.set_tt(Arc::clone(&idle_tt));
+        worker.set_oracle(None);
         let mut state = link.lock();
         if !matches!(*state, HelperState::Quit) {
             *state = HelperState::Done(searched.ok());

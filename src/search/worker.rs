@@ -12,15 +12,15 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering as AtomicOrdering;
 use std::time::Instant;
 
+use super::counts::NodeCounts;
 use super::limits::{Deadlines, Limits};
+use super::oracle::Oracle;
 use super::ordering::{self, MoveOrdering};
 use super::score::{DECIDED, INFINITY, MATE, Score, TABLE_WIN, from_table, to_table};
-use super::threads::NodeCounts;
+use super::searchable::Searchable;
 use super::tt::{Bound, TranspositionTable, fingerprint};
 use super::{Control, Effort, Info, MAX_PLY, RootOptions, SearchResult};
-use crate::game::{Game, Outcome};
-use crate::tables::TableSet;
-use crate::tables::store::Value;
+use crate::core::{Outcome, Wdl};
 
 /// The most captures the quiescence search follows past the depth limit.
 const QUIESCENCE_PLIES: u32 = 12;
@@ -32,10 +32,10 @@ const NULL_MOVE_MIN_DEPTH: i32 = 3;
 
 /// One search thread's state: its ordering heuristics persist between searches until
 /// cleared; the table is the team's.
-pub(super) struct Worker<G: Game> {
-    table: Arc<TranspositionTable>,
-    /// The exact tables to probe, if any.
-    tables: Option<Arc<TableSet>>,
+pub(super) struct Worker<G: Searchable> {
+    tt: Arc<TranspositionTable>,
+    /// The oracle of exact values to ask, if any.
+    oracle: Option<Arc<dyn Oracle<G>>>,
     /// The team's published node counts, and this worker's place among them (0: the main
     /// worker).
     counts: Arc<NodeCounts>,
@@ -71,16 +71,12 @@ pub(super) struct Worker<G: Game> {
     root_excluded: Vec<G::Move>,
 }
 
-impl<G: Game> Worker<G> {
+impl<G: Searchable> Worker<G> {
     /// Worker `index` of a team whose node counts are `counts`, using `table`.
-    pub(super) fn new(
-        table: Arc<TranspositionTable>,
-        counts: Arc<NodeCounts>,
-        index: usize,
-    ) -> Self {
+    pub(super) fn new(tt: Arc<TranspositionTable>, counts: Arc<NodeCounts>, index: usize) -> Self {
         Worker {
-            table,
-            tables: None,
+            tt,
+            oracle: None,
             counts,
             index,
             others_nodes: 0,
@@ -106,14 +102,14 @@ impl<G: Game> Worker<G> {
         }
     }
 
-    /// Uses `table` from now on (the team's new table, or a placeholder while idle).
-    pub(super) fn set_table(&mut self, table: Arc<TranspositionTable>) {
-        self.table = table;
+    /// Uses `tt` from now on (the team's new table, or a placeholder while idle).
+    pub(super) fn set_tt(&mut self, tt: Arc<TranspositionTable>) {
+        self.tt = tt;
     }
 
-    /// Probes `tables` from now on (`None`: no tables).
-    pub(super) fn set_tables(&mut self, tables: Option<Arc<TableSet>>) {
-        self.tables = tables;
+    /// Asks `oracle` from now on (`None`: no oracle).
+    pub(super) fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle<G>>>) {
+        self.oracle = oracle;
     }
 
     /// Publishes this worker's node count to `counts` (a new team) from now on.
@@ -303,8 +299,8 @@ impl<G: Game> Worker<G> {
             self.seldepth as u32,
             Effort {
                 nodes: self.total_nodes(),
-                hashfull: self.table.hashfull(),
-                tbhits: self.tables.as_ref().map(|_| self.counts.table_hits()),
+                hashfull: self.tt.hashfull(),
+                tbhits: self.oracle.as_ref().map(|_| self.counts.table_hits()),
             },
             started,
             multipv,
@@ -335,17 +331,31 @@ impl<G: Game> Worker<G> {
         }
     }
 
-    /// The score the exact tables give the position, where they know it (counted as a
-    /// table hit).
+    /// The score of a position whose value needs no search, for the side to move `ply`
+    /// plies from the root: a finished game, a position that repeats an earlier one (how
+    /// the repetition rule would end the cycle), or one the oracle knows. The root is
+    /// always searched (it has a move to find), so only its finished game counts there.
     #[inline]
-    fn table_score(&self, game: &G, ply: usize) -> Option<i32> {
-        let probe = game.probe_tables(self.tables.as_deref()?)?;
+    fn settled_score(&self, game: &G, ply: usize) -> Option<i32> {
+        if let Some(outcome) = game.outcome() {
+            return Some(outcome_score(game, outcome, ply));
+        }
+        if ply == 0 {
+            return None;
+        }
+        if game.repeats_earlier_position() {
+            return Some(repetition_score(game, ply));
+        }
+        self.oracle_score(game, ply)
+    }
+
+    /// The score the oracle gives the position, where it knows it (counted as a table
+    /// hit).
+    #[inline]
+    fn oracle_score(&self, game: &G, ply: usize) -> Option<i32> {
+        let exact = self.oracle.as_deref()?.probe(game)?;
         self.counts.add_table_hit();
-        Some(table_win_score(
-            probe.value,
-            probe.distance.unwrap_or(0),
-            ply,
-        ))
+        Some(table_win_score(exact.wdl, exact.distance, ply))
     }
 
     /// Whether the search must end now: stopped, or the team out of nodes (the others'
@@ -368,16 +378,8 @@ impl<G: Game> Worker<G> {
         self.pv[ply].clear();
         self.visit_node(control);
         self.seldepth = self.seldepth.max(ply);
-        // Step 1. The end of the game, by any rule.
-        if let Some(outcome) = game.outcome() {
-            return outcome_score(game, outcome, ply);
-        }
-        if ply > 0 && game.repeats_earlier_position() {
-            return repetition_score(game, ply);
-        }
-        if ply > 0
-            && let Some(score) = self.table_score(game, ply)
-        {
+        // Step 1. The end of the game, by any rule, a cycle or the oracle.
+        if let Some(score) = self.settled_score(game, ply) {
             return score;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
@@ -391,7 +393,7 @@ impl<G: Game> Worker<G> {
         // Step 3. Transposition table: a deep enough result may end the node, but not on
         // the principal variation (a full window), whose line is searched and reported.
         let key = game.hash();
-        let entry = self.table.probe(key);
+        let entry = self.tt.probe(key);
         let pv_node = beta - alpha > 1;
         if let Some(e) = entry
             && ply > 0
@@ -531,7 +533,7 @@ impl<G: Game> Worker<G> {
             } else {
                 Bound::Upper
             };
-            self.table.store(
+            self.tt.store(
                 key,
                 best_move.as_ref().map(fingerprint),
                 to_table(best_score, ply),
@@ -557,15 +559,7 @@ impl<G: Game> Worker<G> {
     ) -> i32 {
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply);
-        if let Some(outcome) = game.outcome() {
-            return outcome_score(game, outcome, ply);
-        }
-        if game.repeats_earlier_position() {
-            return repetition_score(game, ply);
-        }
-        if ply > 0
-            && let Some(score) = self.table_score(game, ply)
-        {
+        if let Some(score) = self.settled_score(game, ply) {
             return score;
         }
         let stand_pat = game.evaluate();
@@ -615,7 +609,7 @@ impl<G: Game> Worker<G> {
 /// searched with, given its ordering score: none for the table move, captures, killers and
 /// the first moves, nor in games that turn reductions off; one for later quiet moves, two
 /// for the late moves of deep nodes.
-fn late_move_reduction<G: Game>(depth: i32, index: usize, ordering_score: i32) -> i32 {
+fn late_move_reduction<G: Searchable>(depth: i32, index: usize, ordering_score: i32) -> i32 {
     if !G::REDUCE_LATE_MOVES || depth < 3 || index < 3 || !ordering::is_plain_quiet(ordering_score)
     {
         0
@@ -628,7 +622,7 @@ fn late_move_reduction<G: Game>(depth: i32, index: usize, ordering_score: i32) -
 
 /// The score of a position that occurred before, for the side to move: how the game's
 /// repetition rule would decide the cycle, a decided game short of a proven one.
-fn repetition_score<G: Game>(game: &G, ply: usize) -> i32 {
+fn repetition_score<G: Searchable>(game: &G, ply: usize) -> i32 {
     match game.repetition_outcome() {
         Outcome::Draw => 0,
         Outcome::Win(winner) if winner == game.side_to_move() => DECIDED - ply as i32,
@@ -638,18 +632,18 @@ fn repetition_score<G: Game>(game: &G, ply: usize) -> i32 {
 
 /// The score of a position the exact tables decide, for the side to move, `ply` plies from
 /// the root.
-fn table_win_score(value: Value, distance: u8, ply: usize) -> i32 {
+fn table_win_score(wdl: Wdl, distance: u8, ply: usize) -> i32 {
     let win = TABLE_WIN - ply as i32 - distance as i32;
-    match value {
-        Value::Win => win,
-        Value::Draw => 0,
-        Value::Loss => -win,
+    match wdl {
+        Wdl::Win => win,
+        Wdl::Draw => 0,
+        Wdl::Loss => -win,
     }
 }
 
 /// The score of a finished game for the side to move, `ply` plies from the root: the sooner
 /// a win (the later a loss), the better.
-fn outcome_score<G: Game>(game: &G, outcome: Outcome, ply: usize) -> i32 {
+fn outcome_score<G: Searchable>(game: &G, outcome: Outcome, ply: usize) -> i32 {
     match outcome {
         Outcome::Draw => 0,
         Outcome::Win(winner) if winner == game.side_to_move() => MATE - ply as i32,

@@ -18,7 +18,9 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::game::{GameText, GameVisitor, Outcome, Player, Variant};
+use crate::core::{Outcome, Player};
+
+use crate::games::{Playable, Variant};
 use crate::search::{Limits, Score, Searcher};
 
 /// Scores at least this large (in centipawns) are treated as decided: such positions
@@ -67,12 +69,12 @@ pub fn run_selfplay(
     stop: &AtomicBool,
     progress: &mut dyn FnMut(String),
 ) -> Result<SelfplayTotals, String> {
-    config.variant.dispatch(Selfplay {
+    crate::with_game!(config.variant, G => Selfplay {
         config,
         out,
         stop,
         progress,
-    })
+    }.visit::<G>())
 }
 
 struct Selfplay<'a> {
@@ -82,10 +84,8 @@ struct Selfplay<'a> {
     progress: &'a mut dyn FnMut(String),
 }
 
-impl GameVisitor for Selfplay<'_> {
-    type Output = Result<SelfplayTotals, String>;
-
-    fn visit<G: GameText>(self) -> Self::Output {
+impl Selfplay<'_> {
+    fn visit<G: Playable>(self) -> Result<SelfplayTotals, String> {
         let config = self.config;
         let next_game = AtomicU64::new(0);
         let started = Instant::now();
@@ -158,7 +158,7 @@ fn progress_line(config: &SelfplayConfig, totals: &SelfplayTotals, elapsed: Dura
 }
 
 /// Plays game `index` of the run: its opening from the run's seed and the index.
-fn play_game<G: GameText>(
+fn play_game<G: Playable>(
     config: &SelfplayConfig,
     index: u64,
     searcher: &mut Searcher<G>,

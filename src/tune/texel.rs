@@ -10,8 +10,9 @@
 //! are those with the lowest error on them, so the fit stops before it learns the noise of
 //! its own data.
 
-use crate::game::features::feature_values;
-use crate::game::{GameText, GameVisitor, Player, Variant};
+use crate::core::Player;
+use crate::eval::feature_values;
+use crate::games::{Playable, Variant};
 
 /// How to fit.
 #[derive(Clone, Debug)]
@@ -50,11 +51,11 @@ pub fn tune<'a>(
     progress: &mut dyn FnMut(String),
 ) -> Result<TuneReport, String> {
     let lines: Vec<&str> = lines.collect();
-    config.variant.dispatch(Tune {
+    crate::with_game!(config.variant, G => Tune {
         config,
         lines: &lines,
         progress,
-    })
+    }.visit::<G>())
 }
 
 struct Tune<'a> {
@@ -125,7 +126,7 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// Reads one data line: the result from the first player's side, and the position.
-fn parse_line<G: GameText>(line: &str) -> Result<(G, f64), String> {
+fn parse_line<G: Playable>(line: &str) -> Result<(G, f64), String> {
     let (result, position) = line.split_once(' ').ok_or("expected <result> <position>")?;
     let result = match result {
         "1" => 1.0,
@@ -155,10 +156,8 @@ fn fit_scale(data: &DataSet, weights: &[f64]) -> f64 {
     ((low + high) / 2.0).exp()
 }
 
-impl GameVisitor for Tune<'_> {
-    type Output = Result<TuneReport, String>;
-
-    fn visit<G: GameText>(self) -> Self::Output {
+impl Tune<'_> {
+    fn visit<G: Playable>(self) -> Result<TuneReport, String> {
         let config = self.config;
         let width = G::feature_count();
         let mut training = DataSet::new(width);

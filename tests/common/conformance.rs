@@ -4,8 +4,11 @@
 
 use std::collections::HashSet;
 
-use ternion::game::features::feature_values;
-use ternion::game::{Game, GameText, MoveError};
+use ternion::core::MoveError;
+use ternion::eval::feature_values;
+use ternion::games::Playable;
+use ternion::rules::Rules;
+use ternion::search::Searchable;
 
 /// Plays `playouts` random games from the start position (seeds `seed..seed + playouts`),
 /// at most `max_plies` plies each, checking at every ply:
@@ -24,7 +27,7 @@ use ternion::game::{Game, GameText, MoveError};
 ///   tuner reads, with the weights the game plays with.
 ///
 /// Returns the number of positions checked. Failures name the seed and ply.
-pub fn check_random_playouts<G: GameText>(seed: u64, playouts: u64, max_plies: usize) -> u64 {
+pub fn check_random_playouts<G: Playable>(seed: u64, playouts: u64, max_plies: usize) -> u64 {
     let mut checked = 0;
     let mut moves = Vec::new();
     for game_seed in seed..seed + playouts {
@@ -53,7 +56,7 @@ pub fn check_random_playouts<G: GameText>(seed: u64, playouts: u64, max_plies: u
     checked
 }
 
-fn check_position<G: GameText>(game: &G, moves: &[G::Move], at: &str) {
+fn check_position<G: Playable>(game: &G, moves: &[G::Move], at: &str) {
     assert_eq!(
         game.hash(),
         game.hash_from_scratch(),
@@ -121,7 +124,7 @@ fn check_position<G: GameText>(game: &G, moves: &[G::Move], at: &str) {
     }
 }
 
-fn check_make_unmake<G: Game>(game: &mut G, mv: G::Move, at: &str) {
+fn check_make_unmake<G: Rules>(game: &mut G, mv: G::Move, at: &str) {
     let before = game.clone();
     let undo = game.make_move(mv);
     assert_eq!(
@@ -146,7 +149,7 @@ fn check_make_unmake<G: Game>(game: &mut G, mv: G::Move, at: &str) {
     );
 }
 
-fn check_null_move<G: Game>(game: &mut G, at: &str) {
+fn check_null_move<G: Searchable>(game: &mut G, at: &str) {
     if !G::NULL_MOVE_PRUNING {
         return;
     }

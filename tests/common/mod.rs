@@ -6,10 +6,10 @@ pub mod conformance;
 pub mod engine;
 pub mod perft_data;
 
-use ternion::game::GameText;
+use ternion::games::Playable;
 
 /// The sorted notations of all legal moves, for comparing against the rules' lists.
-pub fn legal_move_strings<G: GameText>(game: &G) -> Vec<String> {
+pub fn legal_move_strings<G: Playable>(game: &G) -> Vec<String> {
     let mut moves = Vec::new();
     game.generate_moves(&mut moves);
     let mut texts: Vec<String> = moves.iter().map(|&mv| game.move_string(mv)).collect();
@@ -25,12 +25,12 @@ pub fn sorted(list: &str) -> Vec<String> {
 }
 
 /// Parses a position, panicking with the parser's reason if it is rejected.
-pub fn position<G: GameText>(text: &str) -> G {
+pub fn position<G: Playable>(text: &str) -> G {
     G::parse_position(text).unwrap_or_else(|e| panic!("{text:?} rejected: {e}"))
 }
 
 /// Plays space-separated moves, panicking with the reason on the first bad one.
-pub fn play<G: GameText>(game: &mut G, moves: &str) {
+pub fn play<G: Playable>(game: &mut G, moves: &str) {
     game.play_moves(moves.split_whitespace())
         .unwrap_or_else(|(ply, e)| panic!("move {ply} of {moves:?} rejected: {e}"));
 }
@@ -40,28 +40,28 @@ const MAX_ERROR_LEN: usize = 240;
 
 /// Checks that every `(text, reason)` position string is refused with a one-line error that
 /// mentions `reason`, and that an empty one is refused as `Empty`.
-pub fn assert_positions_refused<G: GameText>(cases: &[(&str, &str)]) {
+pub fn assert_positions_refused<G: Playable>(cases: &[(&str, &str)]) {
     for &(text, reason) in cases {
         let Err(error) = G::parse_position(text) else {
             panic!("{text:?} was accepted");
         };
         assert_one_line(text, &error.to_string(), reason);
         if text.trim().is_empty() {
-            assert_eq!(error, ternion::game::PositionError::Empty);
+            assert_eq!(error, ternion::core::PositionError::Empty);
         }
     }
 }
 
 /// Checks that every `(text, reason)` move is refused in `game` with a one-line error that
 /// mentions `reason`, and that an empty move is refused as `Empty`.
-pub fn assert_moves_refused<G: GameText>(game: &G, cases: &[(&str, &str)]) {
+pub fn assert_moves_refused<G: Playable>(game: &G, cases: &[(&str, &str)]) {
     for &(text, reason) in cases {
         let Err(error) = game.parse_move(text) else {
             panic!("{text:?} was accepted");
         };
         assert_one_line(text, &error.to_string(), reason);
     }
-    assert_eq!(game.parse_move(""), Err(ternion::game::MoveError::Empty));
+    assert_eq!(game.parse_move(""), Err(ternion::core::MoveError::Empty));
 }
 
 fn assert_one_line(text: &str, message: &str, reason: &str) {

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use ternion::game::Variant;
+use ternion::games::Variant;
 
 /// One line of a perft data file.
 pub struct PerftCase {

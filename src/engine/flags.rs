@@ -1,0 +1,118 @@
+//! The flags a running search shares with whoever started it: stop, ponder, and the wait of
+//! a best move that is due only after `stop` or `ponderhit`.
+//!
+//! The search reads the two atomics at its polls; the thread that holds the best move back
+//! sleeps on a condition variable that [`SearchFlags::stop`] and
+//! [`SearchFlags::ponderhit`] wake, so the answer follows them at once without a busy wait.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+
+/// The flags shared with a search thread. Clones share the same flags.
+#[derive(Clone, Debug, Default)]
+pub struct SearchFlags {
+    stop: Arc<AtomicBool>,
+    pondering: Arc<AtomicBool>,
+    /// Wait for `stop` before giving the best move (`go infinite`).
+    wait_for_stop: bool,
+    done: Arc<AtomicBool>,
+    /// Woken whenever `stop` or `pondering` changes.
+    changed: Arc<(Mutex<()>, Condvar)>,
+}
+
+impl SearchFlags {
+    /// Flags of a search that answers as soon as it is done (`wait_for_stop` false) or only
+    /// after `stop`, and that starts pondering or not.
+    pub fn new(wait_for_stop: bool, pondering: bool) -> Self {
+        SearchFlags {
+            wait_for_stop,
+            pondering: Arc::new(AtomicBool::new(pondering)),
+            ..SearchFlags::default()
+        }
+    }
+
+    /// Ends the search at once (its best move still follows).
+    pub fn stop(&self) {
+        self.set(&self.stop, true);
+    }
+
+    /// The pondered move was played: the clock starts, and the best move may follow.
+    pub fn ponderhit(&self) {
+        self.set(&self.pondering, false);
+    }
+
+    fn set(&self, flag: &AtomicBool, value: bool) {
+        let (lock, changed) = &*self.changed;
+        let _guard = lock.lock().unwrap_or_else(PoisonError::into_inner);
+        flag.store(value, Ordering::Relaxed);
+        changed.notify_all();
+    }
+
+    /// The stop flag, as the search polls it.
+    pub fn stop_flag(&self) -> &AtomicBool {
+        &self.stop
+    }
+
+    /// The ponder flag, as the search polls it.
+    pub fn pondering_flag(&self) -> &AtomicBool {
+        &self.pondering
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Blocks until the best move may be given: at once, unless the search was to wait for
+    /// `stop` (`go infinite`) or is still pondering, in which case until `stop` (or, when
+    /// pondering, `ponderhit`).
+    pub fn wait_for_release(&self) {
+        let (lock, changed) = &*self.changed;
+        let mut guard = lock.lock().unwrap_or_else(PoisonError::into_inner);
+        while (self.wait_for_stop || self.pondering.load(Ordering::Relaxed)) && !self.is_stopped() {
+            guard = changed.wait(guard).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// Marks the work done: its last line is about to go out.
+    pub fn set_done(&self) {
+        self.done.store(true, Ordering::Release);
+    }
+
+    /// Whether the work has given (or is giving) its last line.
+    pub fn is_done(&self) -> bool {
+        self.done.load(Ordering::Acquire)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::thread;
+    use std::time::Duration;
+
+    #[test]
+    fn a_held_answer_is_released_by_stop_or_ponderhit() {
+        for release in [SearchFlags::stop, SearchFlags::ponderhit] {
+            let flags = SearchFlags::new(false, true);
+            let waiter = {
+                let flags = flags.clone();
+                thread::spawn(move || flags.wait_for_release())
+            };
+            thread::sleep(Duration::from_millis(20));
+            assert!(!waiter.is_finished(), "released before the signal");
+            release(&flags);
+            waiter.join().expect("the waiter");
+        }
+        // `go infinite` waits for stop alone: a ponderhit does not release it.
+        let flags = SearchFlags::new(true, false);
+        flags.ponderhit();
+        let waiter = {
+            let flags = flags.clone();
+            thread::spawn(move || flags.wait_for_release())
+        };
+        thread::sleep(Duration::from_millis(20));
+        assert!(!waiter.is_finished());
+        flags.stop();
+        waiter.join().expect("the waiter");
+    }
+}

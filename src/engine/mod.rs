@@ -1,0 +1,125 @@
+//! The protocol-free engine: one game in progress, of a variant chosen at run time, its
+//! search on a worker thread, and what the search finds handed out as typed [`Event`]s.
+//!
+//! A [`Session`] hides the concrete game type behind a small object-safe trait, so that the
+//! protocol can switch variants at run time; inside, everything is generic and
+//! monomorphised. The engine writes no protocol text: whoever listens (the daemon, a test)
+//! turns the events into lines. A panic inside a search is caught at the thread's edge:
+//! the search still answers, with the best move found so far.
+
+mod flags;
+mod session;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::thread::JoinHandle;
+
+pub use self::flags::SearchFlags;
+pub use self::session::new_session;
+use crate::core::{Outcome, Player, PositionError};
+use crate::games::{Tablebases, Variant};
+use crate::search::{Info, Limits};
+
+/// What a search tells whoever listens, in the order it happens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A completed iteration (one per line with MultiPV, best first), its line in notation.
+    Info(Info<String>),
+    /// The search failed: what went wrong, as one printable line. The best move follows.
+    Fault(String),
+    /// The answer, always the search's last event: the move to play (`None` when the game
+    /// is over) and, when asked for and known, the reply the search expects.
+    BestMove {
+        best: Option<String>,
+        ponder: Option<String>,
+    },
+}
+
+/// Where a search's events go.
+pub type Listener = Arc<dyn Fn(Event) + Send + Sync>;
+
+/// What `go` asks of a search, beyond its limits.
+#[derive(Clone, Debug, Default)]
+pub struct SearchJob {
+    pub limits: Limits,
+    /// Root moves to consider, in notation, each legal here (empty: all).
+    pub searchmoves: Vec<String>,
+    /// The number of best root moves to report (MultiPV), at least 1.
+    pub multipv: usize,
+    /// Whether the best move may carry the expected reply.
+    pub ponder_move: bool,
+}
+
+/// How setting a position ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MovesApplied {
+    /// Every move was played.
+    All,
+    /// The move at `ply` (1-based) was illegal or unreadable: the side that was to play it
+    /// has forfeited the game.
+    Forfeit {
+        ply: usize,
+        text: String,
+        reason: String,
+    },
+    /// The game was over before the move at `ply`: it and all after it were ignored.
+    AfterEnd { ply: usize, text: String },
+}
+
+/// One game in progress, of a variant chosen at run time.
+pub trait Session: Send {
+    fn variant(&self) -> Variant;
+    /// Sets the position: the start or a position string, then moves. On a bad position
+    /// string nothing changes.
+    fn set_position(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[String],
+    ) -> Result<MovesApplied, PositionError>;
+    fn fen(&self) -> String;
+    /// The picture of the position for people, line by line.
+    fn diagram(&self) -> Vec<String>;
+    /// The position's SVG picture, the last move of the `position` command marked.
+    fn svg(&self) -> String;
+    fn side_to_move(&self) -> Player;
+    /// The result by the rules or by forfeit, `None` while the game goes on.
+    fn result(&self) -> Option<Outcome>;
+    /// The legal moves in canonical notation, in a stable order (none once the game is over).
+    fn legal_moves(&self) -> Vec<String>;
+    /// The perft count below each legal move, and the total. Once `stop` is set it ends
+    /// early, with the moves counted in full so far and their total.
+    fn divide(&mut self, depth: u32, stop: &AtomicBool) -> (Vec<(String, u64)>, u64);
+    /// A copy of the game (sharing the search's table), for work on another thread.
+    fn snapshot(&self) -> Box<dyn Session>;
+    /// Forgets what the search learned.
+    fn clear_hash(&mut self);
+
+    fn resize_hash(&mut self, mib: usize);
+    /// Searches with `threads` threads from now on; returns how many now search (fewer
+    /// only if the system refused to start more).
+    fn set_threads(&mut self, threads: usize) -> usize;
+    /// Asks these exact tables in every search from now on; a game without tables among
+    /// them searches without.
+    fn set_tablebases(&mut self, tablebases: &Tablebases);
+    /// Starts a search of the current position on a worker thread. It sends
+    /// [`Event::Info`]s and finally [`Event::BestMove`] to `listener`; the best move waits
+    /// as `flags` say (for `stop`, or while pondering). `flags` are marked done just before
+    /// the best move is sent. A panic in the search is reported as [`Event::Fault`], and
+    /// the best move found so far (or else the first legal move) is still given.
+    fn start_search(
+        &mut self,
+        job: SearchJob,
+        flags: SearchFlags,
+        listener: Listener,
+    ) -> JoinHandle<()>;
+}
+
+/// What a panic said, as one short, printable line.
+pub fn panic_detail(payload: &(dyn std::any::Any + Send)) -> String {
+    let text = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic without a message");
+    crate::printable::echo(text.lines().next().unwrap_or_default())
+}

@@ -1,0 +1,365 @@
+//! A session of one concrete game: the position, how it was reached, its searcher, and a
+//! search on a worker thread that reports through events.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::{self, JoinHandle};
+
+use super::{Event, Listener, MovesApplied, SearchFlags, SearchJob, Session, panic_detail};
+use crate::core::{Outcome, Player, PositionError};
+use crate::games::{Playable, Tablebases, Variant};
+use crate::search::baseline::{self, Play};
+use crate::search::{Control, RootOptions, Searcher};
+
+/// A new session of `variant` at its start position, with a table of `hash_mib` MiB and
+/// one search thread, choosing its moves as `play` says.
+pub fn new_session(variant: Variant, hash_mib: usize, play: Play) -> Box<dyn Session> {
+    crate::with_game!(variant, G => Box::new(GameSession::<G>::new(hash_mib, play)))
+}
+
+/// The seed of the baseline movers: a match against them can be played again move for move.
+const BASELINE_SEED: u64 = 0x0074_6572_6e69_6f6e;
+
+/// The baseline movers' generator (a panic elsewhere must not take it down).
+fn draws(rng: &Mutex<fastrand::Rng>) -> std::sync::MutexGuard<'_, fastrand::Rng> {
+    rng.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The position as the last `position` command gave it, when all its moves were played.
+#[derive(Clone, Debug)]
+struct PositionLine {
+    fen: Option<String>,
+    moves: Vec<String>,
+}
+
+struct GameSession<G: Playable> {
+    game: G,
+    /// How `game` was reached, if by a `position` command whose moves were all played.
+    line: Option<PositionLine>,
+    /// The side that forfeited by an illegal move, if any.
+    forfeit: Option<Player>,
+    /// The move that led to `game`, if a `position` command played it.
+    last_move: Option<G::Move>,
+    /// Shared with the search thread while a search runs.
+    searcher: Arc<Mutex<Searcher<G>>>,
+    play: Play,
+    /// The baseline movers' draws, going on from one move to the next.
+    rng: Arc<Mutex<fastrand::Rng>>,
+}
+
+impl<G: Playable> GameSession<G> {
+    fn new(hash_mib: usize, play: Play) -> Self {
+        GameSession {
+            game: G::start(),
+            line: None,
+            forfeit: None,
+            last_move: None,
+            searcher: Arc::new(Mutex::new(Searcher::new(hash_mib))),
+            play,
+            rng: Arc::new(Mutex::new(fastrand::Rng::with_seed(BASELINE_SEED))),
+        }
+    }
+
+    fn searcher(&self) -> std::sync::MutexGuard<'_, Searcher<G>> {
+        // A panic in a search thread must not take the session down with it.
+        self.searcher.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl<G: Playable> Session for GameSession<G> {
+    fn variant(&self) -> Variant {
+        G::VARIANT
+    }
+
+    fn set_position(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[String],
+    ) -> Result<MovesApplied, PositionError> {
+        // A match sends the whole game before every move: when it only adds moves to the
+        // position set last, only those are played, so that the time to read the position
+        // does not grow with the length of the game.
+        let extends =
+            |line: &PositionLine| line.fen.as_deref() == fen && moves.starts_with(&line.moves);
+        let mut line = match self.line.take() {
+            Some(line) if extends(&line) => line,
+            _ => PositionLine {
+                fen: fen.map(str::to_owned),
+                moves: Vec::new(),
+            },
+        };
+        let played = line.moves.len();
+        let mut game = match (played, fen) {
+            (1.., _) => self.game.clone(),
+            (0, Some(text)) => match G::parse_position(text) {
+                Ok(game) => game,
+                Err(error) => {
+                    self.line = None;
+                    return Err(error);
+                }
+            },
+            (0, None) => G::start(),
+        };
+        let mut applied = MovesApplied::All;
+        let mut forfeit = None;
+        let mut last_move = if played > 0 { self.last_move } else { None };
+        for (index, text) in moves.iter().enumerate().skip(played) {
+            let ply = index + 1;
+            if game.outcome().is_some() || forfeit.is_some() {
+                applied = MovesApplied::AfterEnd {
+                    ply,
+                    text: text.clone(),
+                };
+                break;
+            }
+            match game.parse_move(text) {
+                Ok(mv) => {
+                    game.make_move(mv);
+                    last_move = Some(mv);
+                }
+                Err(error) => {
+                    // The forfeit ends the game: it is the one move to report.
+                    forfeit = Some(game.side_to_move());
+                    applied = MovesApplied::Forfeit {
+                        ply,
+                        text: text.clone(),
+                        reason: error.to_string(),
+                    };
+                    break;
+                }
+            }
+        }
+        if applied == MovesApplied::All {
+            line.moves.extend_from_slice(&moves[played..]);
+            self.line = Some(line);
+        }
+        self.game = game;
+        self.forfeit = forfeit;
+        self.last_move = last_move;
+        Ok(applied)
+    }
+
+    fn fen(&self) -> String {
+        self.game.position_string()
+    }
+
+    fn diagram(&self) -> Vec<String> {
+        self.game.diagram()
+    }
+
+    fn svg(&self) -> String {
+        self.game.svg(self.last_move)
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.game.side_to_move()
+    }
+
+    fn result(&self) -> Option<Outcome> {
+        match self.forfeit {
+            Some(loser) => Some(Outcome::Win(loser.opponent())),
+            None => self.game.outcome(),
+        }
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        if self.forfeit.is_some() {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        self.game.generate_moves(&mut moves);
+        moves.iter().map(|&mv| self.game.move_string(mv)).collect()
+    }
+
+    fn divide(&mut self, depth: u32, stop: &AtomicBool) -> (Vec<(String, u64)>, u64) {
+        if self.forfeit.is_some() {
+            return (Vec::new(), 0);
+        }
+        let counts: Vec<(String, u64)> =
+            crate::rules::perft::divide_until(&mut self.game, depth.max(1), stop)
+                .into_iter()
+                .map(|(mv, n)| (self.game.move_string(mv), n))
+                .collect();
+        let total = if depth == 0 {
+            1
+        } else {
+            counts.iter().map(|c| c.1).sum()
+        };
+        (if depth == 0 { Vec::new() } else { counts }, total)
+    }
+
+    fn snapshot(&self) -> Box<dyn Session> {
+        Box::new(GameSession::<G> {
+            game: self.game.clone(),
+            line: self.line.clone(),
+            forfeit: self.forfeit,
+            last_move: self.last_move,
+            searcher: Arc::clone(&self.searcher),
+            play: self.play,
+            rng: Arc::clone(&self.rng),
+        })
+    }
+
+    fn clear_hash(&mut self) {
+        self.searcher().clear();
+    }
+
+    fn resize_hash(&mut self, mib: usize) {
+        self.searcher().resize(mib);
+    }
+
+    fn set_threads(&mut self, threads: usize) -> usize {
+        self.searcher().set_threads(threads)
+    }
+
+    fn set_tablebases(&mut self, tablebases: &Tablebases) {
+        self.searcher().set_oracle(G::oracle(tablebases));
+    }
+
+    fn start_search(
+        &mut self,
+        job: SearchJob,
+        flags: SearchFlags,
+        listener: Listener,
+    ) -> JoinHandle<()> {
+        let root = self.game.clone();
+        let searcher = Arc::clone(&self.searcher);
+        let (play, rng) = (self.play, Arc::clone(&self.rng));
+        let mut job = job;
+        if let Some(clock) = &mut job.limits.clock {
+            clock.expected_moves = root.expected_moves_left();
+        }
+        thread::spawn(move || {
+            // The best line of the last completed iteration: the answer if the search fails.
+            let mut best_line: Vec<G::Move> = Vec::new();
+            let searched = panic::catch_unwind(AssertUnwindSafe(|| match play {
+                Play::Search => {
+                    let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
+                    let options = RootOptions {
+                        only: job
+                            .searchmoves
+                            .iter()
+                            .filter_map(|text| root.parse_move(text).ok())
+                            .collect(),
+                        multipv: job.multipv.max(1),
+                    };
+                    let control = Control {
+                        stop: flags.stop_flag(),
+                        pondering: flags.pondering_flag(),
+                    };
+                    let result =
+                        searcher.search_with(&root, &job.limits, &options, control, &mut |info| {
+                            if info.multipv.unwrap_or(1) == 1 {
+                                best_line.clone_from(&info.pv);
+                            }
+                            listener(Event::Info(info.with_pv(root.line_notation(&info.pv))));
+                        });
+                    result.pv
+                }
+                Play::Random => baseline::random_move(&root, &mut draws(&rng))
+                    .into_iter()
+                    .collect(),
+                Play::Greedy => baseline::greedy_move(&root, &mut draws(&rng))
+                    .into_iter()
+                    .collect(),
+            }));
+            let line = searched.unwrap_or_else(|fault| {
+                listener(Event::Fault(panic_detail(&*fault)));
+                // A searcher interrupted half-way may hold half-written state: start afresh.
+                searcher
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clear();
+                if best_line.is_empty() {
+                    let mut moves = Vec::new();
+                    root.generate_moves(&mut moves);
+                    best_line.extend(moves.first());
+                }
+                best_line
+            });
+            // `go infinite` and `go ponder`: the best move is due only after `stop`, or
+            // after `ponderhit` once the search is done.
+            flags.wait_for_release();
+            let mut notation = root.line_notation(&line[..line.len().min(2)]).into_iter();
+            let best = notation.next();
+            let ponder = notation.next().filter(|_| job.ponder_move);
+            flags.set_done();
+            listener(Event::BestMove { best, ponder });
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A random game of `plies` moves (or fewer, if it ends), in notation.
+    fn random_line(variant: Variant, plies: usize, seed: u64) -> Vec<String> {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut session = new_session(variant, 1, Play::Search);
+        let mut line = Vec::new();
+        while line.len() < plies {
+            let moves = session.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            line.push(moves[rng.usize(..moves.len())].clone());
+            assert_eq!(session.set_position(None, &line), Ok(MovesApplied::All));
+        }
+        line
+    }
+
+    /// What a session shows of its game: the position string, the result and the moves.
+    fn state(session: &dyn Session) -> (String, Option<Outcome>, Vec<String>) {
+        (session.fen(), session.result(), session.legal_moves())
+    }
+
+    fn fresh(variant: Variant, fen: Option<&str>, moves: &[String]) -> Box<dyn Session> {
+        let mut session = new_session(variant, 1, Play::Search);
+        session.set_position(fen, moves).expect("a good position");
+        session
+    }
+
+    #[test]
+    fn a_position_that_extends_the_last_one_equals_one_set_from_scratch() {
+        for variant in Variant::ALL {
+            let line = random_line(variant, 120, 7);
+            let mut session = new_session(variant, 1, Play::Search);
+            // The game grows as a match sends it: only the new moves are played each time.
+            for end in 0..=line.len() {
+                session.set_position(None, &line[..end]).unwrap();
+                assert_eq!(
+                    state(&*session),
+                    state(&*fresh(variant, None, &line[..end])),
+                    "{variant} after {end} moves"
+                );
+            }
+            // Taken back, branched off, or from another start: set from scratch.
+            let half = &line[..line.len() / 2];
+            session.set_position(None, half).unwrap();
+            assert_eq!(state(&*session), state(&*fresh(variant, None, half)));
+            let start = fresh(variant, None, &line[..2]).fen();
+            session.set_position(Some(&start), &line[2..4]).unwrap();
+            assert_eq!(
+                state(&*session),
+                state(&*fresh(variant, Some(&start), &line[2..4]))
+            );
+            let mut branch = line[..3].to_vec();
+            branch.push("not-a-move".into());
+            let forfeited = session.set_position(None, &branch).unwrap();
+            assert!(
+                matches!(forfeited, MovesApplied::Forfeit { ply: 4, .. }),
+                "{variant}: {forfeited:?}"
+            );
+            // After a forfeit the next position is read from scratch, moves and all.
+            session.set_position(None, &line[..5]).unwrap();
+            assert_eq!(state(&*session), state(&*fresh(variant, None, &line[..5])));
+            // A bad position string changes nothing.
+            assert!(session.set_position(Some("nonsense"), &[]).is_err());
+            assert_eq!(state(&*session), state(&*fresh(variant, None, &line[..5])));
+            session.set_position(None, &line[..6]).unwrap();
+            assert_eq!(state(&*session), state(&*fresh(variant, None, &line[..6])));
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! Static evaluation: a position's worth for the side to move, as a weighted sum of named
+//! features, which is what the search plays with and what `ternion tune` fits.
+//!
+//! A game lists its features (each a count for the side to move, usually its own minus the
+//! opponent's) and the weights it plays with, and writes a position's features into a
+//! [`FeatureSink`]. The engine's evaluation is the sink that sums the features times the
+//! weights as they come (no buffer, no allocation); the tuner's is the sink that keeps each
+//! feature. So weights fitted to the features are exactly the evaluation the engine plays:
+//! [`Evaluate::evaluate`] is provided, and no game writes the weighted sum again. A game may
+//! override it with a faster version (an incremental one, say) that must equal the sum at
+//! every position; the conformance suite checks that it does.
+
+use crate::rules::Rules;
+
+/// Where a position's features go, one contribution at a time.
+pub trait FeatureSink {
+    /// Adds `value` to feature `feature`.
+    fn add(&mut self, feature: usize, value: i32);
+}
+
+/// A game whose evaluation is a weighted sum of named features.
+pub trait Evaluate: Rules {
+    /// The number of features of this game.
+    fn feature_count() -> usize;
+
+    /// The name of feature `index`, for people and for the tables `ternion tune` prints.
+    fn feature_name(index: usize) -> String;
+
+    /// The weights the engine plays with, one per feature.
+    fn weights() -> &'static [i32];
+
+    /// Adds this position's features, for the side to move, to `sink`.
+    fn features<S: FeatureSink + ?Sized>(&self, sink: &mut S);
+
+    /// A static estimate of the position for the side to move, in centipawn-like units
+    /// (100 is about one piece): the features' weighted sum. Only meaningful while the game
+    /// is in play.
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        weighted_sum(self, Self::weights())
+    }
+}
+
+/// The sink of the evaluation: the features' weighted sum.
+pub struct WeightedSum<'a> {
+    weights: &'a [i32],
+    pub sum: i32,
+}
+
+impl<'a> WeightedSum<'a> {
+    pub fn new(weights: &'a [i32]) -> Self {
+        WeightedSum { weights, sum: 0 }
+    }
+}
+
+impl FeatureSink for WeightedSum<'_> {
+    #[inline]
+    fn add(&mut self, feature: usize, value: i32) {
+        self.sum += self.weights[feature] * value;
+    }
+}
+
+/// The sink of the tuner: every feature's value, by index.
+impl FeatureSink for [i32] {
+    #[inline]
+    fn add(&mut self, feature: usize, value: i32) {
+        self[feature] += value;
+    }
+}
+
+/// The evaluation of `game` with `weights`: its features' weighted sum.
+#[inline]
+pub fn weighted_sum<G: Evaluate>(game: &G, weights: &[i32]) -> i32 {
+    let mut sink = WeightedSum::new(weights);
+    game.features(&mut sink);
+    sink.sum
+}
+
+/// The features of `game`, one value per feature.
+pub fn feature_values<G: Evaluate>(game: &G) -> Vec<i32> {
+    let mut values = vec![0; G::feature_count()];
+    game.features(values.as_mut_slice());
+    values
+}

@@ -1,0 +1,163 @@
+//! The resumable build of Egara-guti's tables, level by level, fewest men first.
+//!
+//! A level whose tables are already in the directory, whole and of these rules, is never
+//! solved again; a level is written only when solved, each table under a temporary name
+//! renamed when whole, so an interrupted build goes on from the first level it had not
+//! finished. The levels of one number of men depend only on fewer men, so they can be
+//! shared out between machines (`shard`) once the lower tables are on each.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::Tablebase;
+use super::index::{INDEXER, Material};
+use super::solve::{LevelReport, levels_of_total, lower_materials, parts, solve_level};
+use super::store::Table;
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct BuildConfig {
+    pub dir: PathBuf,
+    /// Build every level of at most this many men on the board.
+    pub men: usize,
+    pub threads: usize,
+    /// Keep each position's distance (a byte a position) beside its value.
+    pub distances: bool,
+    /// Build only the levels of the top number of men whose place in its list, counted
+    /// from 0, leaves `index` when divided by `count`, from the lower tables already in
+    /// the directory.
+    pub shard: Option<(usize, usize)>,
+}
+
+/// One level's line of the build's account.
+#[derive(Clone, Debug)]
+pub struct LevelDone {
+    pub level: Material,
+    /// `None` when the level's tables were found already built.
+    pub report: Option<LevelReport>,
+}
+
+/// Builds the levels, calling `progress` with a line for each level. Returns the levels
+/// in order.
+pub fn build(
+    config: &BuildConfig,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<LevelDone>, String> {
+    std::fs::create_dir_all(&config.dir)
+        .map_err(|e| format!("cannot create {}: {e}", config.dir.display()))?;
+    let mut plan = Vec::new();
+    // A shard builds its share of the top level only: the lower tables come from elsewhere.
+    let lowest = if config.shard.is_some() {
+        config.men
+    } else {
+        2
+    };
+    for total in lowest..=config.men {
+        for (place, level) in levels_of_total(total).into_iter().enumerate() {
+            let in_shard = match config.shard {
+                Some((index, count)) if total == config.men => place % count == index,
+                _ => true,
+            };
+            if in_shard {
+                plan.push(level);
+            }
+        }
+    }
+    let size = |level: Material| -> u64 {
+        parts(level)
+            .into_iter()
+            .map(|m| INDEXER.table_size(m))
+            .sum()
+    };
+    let mut tables = Tablebase::values_from(&config.dir);
+    let mut done = Vec::new();
+    let started = Instant::now();
+    let mut solved_entries = 0u64;
+    let mut left_entries: u64 = plan.iter().map(|&l| size(l)).sum();
+    for level in plan {
+        left_entries -= size(level);
+        if built_already(&mut tables, level)? {
+            progress(&format!("{level}: built already"));
+            done.push(LevelDone {
+                level,
+                report: None,
+            });
+            continue;
+        }
+        let lower = lower_materials(level);
+        for &material in &lower {
+            if !tables.load(material)? {
+                return Err(format!(
+                    "the table {} is missing: build fewer men first",
+                    Table::file_name(material)
+                ));
+            }
+        }
+        // Only the tables this level reads stay in memory.
+        tables.retain(&lower);
+        let (solved, report) = solve_level(level, &tables, config.threads, config.distances)?;
+        for table in &solved {
+            table
+                .write(&config.dir)
+                .map_err(|e| format!("cannot write {}: {e}", config.dir.display()))?;
+        }
+        solved_entries += size(level);
+        let rate = solved_entries as f64 / started.elapsed().as_secs_f64().max(1e-3);
+        let shares: Vec<String> = report
+            .values
+            .iter()
+            .map(|(material, [wins, draws, losses])| {
+                let all = wins + draws + losses;
+                format!(
+                    "{material} {:.1}/{:.1}/{:.1}%",
+                    percent(*wins, all),
+                    percent(*draws, all),
+                    percent(*losses, all)
+                )
+            })
+            .collect();
+        progress(&format!(
+            "{level}: {} positions in {:.1} s ({:.2}M/s), win/draw/loss for the side to move {}, longest {} plies, {} beyond the 40-ply limit{}; about {} left",
+            report.positions,
+            report.seconds,
+            report.positions as f64 / report.seconds.max(1e-6) / 1e6,
+            shares.join(", "),
+            report.longest,
+            report.beyond_limit,
+            if report.beyond_limit > 0 {
+                format!(
+                    " (forced in up to {} plies without it)",
+                    report.longest_beyond
+                )
+            } else {
+                String::new()
+            },
+            duration(left_entries as f64 / rate),
+        ));
+        done.push(LevelDone {
+            level,
+            report: Some(report),
+        });
+    }
+    Ok(done)
+}
+
+/// Whether every table of the level is in the directory and whole.
+fn built_already(tables: &mut Tablebase, level: Material) -> Result<bool, String> {
+    for material in parts(level) {
+        if Table::read(tables.dir(), material)?.is_none() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+fn percent(part: u64, whole: u64) -> f64 {
+    100.0 * part as f64 / whole.max(1) as f64
+}
+
+/// Seconds as `h:mm:ss`.
+fn duration(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}

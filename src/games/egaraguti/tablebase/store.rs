@@ -1,0 +1,271 @@
+//! One material pair's table in memory and on disk.
+//!
+//! A table holds, for every entry of the pair's index, the value for the side to move at a
+//! 40-ply counter of 0 (win, draw, loss, or none for an entry that is not canonical), in two
+//! bits, and optionally the distance: the plies the result needs before the level is left (a
+//! capture or a blocked side), which says whether the value still holds at a higher counter.
+//!
+//! The file is a header (magic, rules and index versions, the material, the number of
+//! entries, whether distances follow, an FNV-1a checksum of the payload), then the packed
+//! values, then the distances. It is written to a temporary name and renamed, so a file
+//! that exists is whole; reading checks the header and the checksum.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::index::{INDEXER, Material, Men};
+use crate::core::Wdl;
+
+/// A value's two bits in a table.
+#[inline]
+fn wdl_from_bits(bits: u8) -> Option<Wdl> {
+    match bits {
+        0 => Some(Wdl::Loss),
+        1 => Some(Wdl::Draw),
+        2 => Some(Wdl::Win),
+        _ => None,
+    }
+}
+
+/// The result by counting men, the verdict of the 40-ply rule and of repetition.
+pub fn wdl_by_count(material: Material) -> Wdl {
+    match material.mover.cmp(&material.other) {
+        std::cmp::Ordering::Greater => Wdl::Win,
+        std::cmp::Ordering::Equal => Wdl::Draw,
+        std::cmp::Ordering::Less => Wdl::Loss,
+    }
+}
+
+/// The two bits of an entry that is not canonical.
+const NONE: u8 = 3;
+
+/// The version of the rules the tables are computed for: bump it when a rule changes.
+pub const RULES_VERSION: u32 = 1;
+/// The version of the index layout.
+pub const INDEX_VERSION: u32 = 1;
+const MAGIC: &[u8; 8] = b"ternEGT\0";
+const HEADER_BYTES: usize = 8 + 4 + 4 + 4 + 4 + 8 + 4 + 8;
+
+/// One material pair's values, and its distances when they were kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    material: Material,
+    entries: u64,
+    /// Four entries a byte, the lowest bits first.
+    packed: Vec<u8>,
+    distances: Option<Vec<u8>>,
+}
+
+impl Table {
+    /// A table of `entries` entries, all not canonical until set.
+    pub fn new(material: Material, entries: u64, with_distances: bool) -> Table {
+        Table {
+            material,
+            entries,
+            packed: vec![NONE * 0x55; entries.div_ceil(4) as usize],
+            distances: with_distances.then(|| vec![0; entries as usize]),
+        }
+    }
+
+    pub fn material(&self) -> Material {
+        self.material
+    }
+
+    pub fn entries(&self) -> u64 {
+        self.entries
+    }
+
+    pub fn has_distances(&self) -> bool {
+        self.distances.is_some()
+    }
+
+    /// Sets entry `index` (distances are kept only if the table has them).
+    pub fn set(&mut self, index: u64, value: Wdl, distance: u8) {
+        let (byte, shift) = ((index / 4) as usize, (index % 4) * 2);
+        self.packed[byte] = (self.packed[byte] & !(3 << shift)) | ((value as u8) << shift);
+        if let Some(distances) = &mut self.distances {
+            distances[index as usize] = distance;
+        }
+    }
+
+    /// The value at entry `index`, `None` for an entry that is not canonical.
+    #[inline]
+    pub fn value_at(&self, index: u64) -> Option<Wdl> {
+        let bits = (self.packed[(index / 4) as usize] >> ((index % 4) * 2)) & 3;
+        wdl_from_bits(bits)
+    }
+
+    /// The distance at entry `index`, if the table keeps distances.
+    #[inline]
+    pub fn distance_at(&self, index: u64) -> Option<u8> {
+        self.distances.as_ref().map(|d| d[index as usize])
+    }
+
+    /// The value of a position of this table's material for the side to move.
+    #[inline]
+    pub fn value(&self, men: Men) -> Wdl {
+        debug_assert_eq!(men.material(), self.material);
+        self.value_at(INDEXER.index(men))
+            .expect("a canonical entry always has a value")
+    }
+
+    /// The table's file name in a table directory.
+    pub fn file_name(material: Material) -> String {
+        format!("egaraguti-{}v{}.egt", material.mover, material.other)
+    }
+
+    /// The path of a material pair's table in `dir`.
+    pub fn path(dir: &Path, material: Material) -> PathBuf {
+        dir.join(Table::file_name(material))
+    }
+
+    fn payload_checksum(&self) -> u64 {
+        let mut hash = Fnv::default();
+        hash.write(&self.packed);
+        if let Some(distances) = &self.distances {
+            hash.write(distances);
+        }
+        hash.0
+    }
+
+    /// Writes the table into `dir` under its file name, whole or not at all.
+    pub fn write(&self, dir: &Path) -> io::Result<()> {
+        let mut bytes = Vec::with_capacity(HEADER_BYTES + self.packed.len());
+        bytes.extend_from_slice(MAGIC);
+        for word in [
+            RULES_VERSION,
+            INDEX_VERSION,
+            self.material.mover as u32,
+            self.material.other as u32,
+        ] {
+            bytes.extend_from_slice(&word.to_le_bytes());
+        }
+        bytes.extend_from_slice(&self.entries.to_le_bytes());
+        bytes.extend_from_slice(&(self.distances.is_some() as u32).to_le_bytes());
+        bytes.extend_from_slice(&self.payload_checksum().to_le_bytes());
+        bytes.extend_from_slice(&self.packed);
+        if let Some(distances) = &self.distances {
+            bytes.extend_from_slice(distances);
+        }
+        let path = Table::path(dir, self.material);
+        let partial = path.with_extension("partial");
+        fs::write(&partial, &bytes)?;
+        fs::rename(&partial, &path)
+    }
+
+    /// Reads a material pair's table from `dir`, checking that it is whole and of these
+    /// rules. `Ok(None)` when there is no such file.
+    pub fn read(dir: &Path, material: Material) -> Result<Option<Table>, String> {
+        Table::read_checked(dir, material, true)
+    }
+
+    /// Reads a table as [`Table::read`] does, but keeps only its values: what a solver of
+    /// higher levels needs, in a fifth of the memory.
+    pub fn read_values(dir: &Path, material: Material) -> Result<Option<Table>, String> {
+        Table::read_checked(dir, material, false)
+    }
+
+    fn read_checked(
+        dir: &Path,
+        material: Material,
+        keep_distances: bool,
+    ) -> Result<Option<Table>, String> {
+        let path = Table::path(dir, material);
+        let bytes = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        };
+        let bad = |why: &str| format!("{} is not a usable table: {why}", path.display());
+        if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
+            return Err(bad("no table header"));
+        }
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        let long = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+        if word(8) != RULES_VERSION || word(12) != INDEX_VERSION {
+            return Err(bad("made for other rules or another index"));
+        }
+        if (word(16) as usize, word(20) as usize) != (material.mover, material.other) {
+            return Err(bad("made for other material"));
+        }
+        let entries = long(24);
+        if entries != INDEXER.table_size(material) {
+            return Err(bad("the wrong number of entries"));
+        }
+        let with_distances = word(32) != 0;
+        let packed_len = entries.div_ceil(4) as usize;
+        let expected =
+            HEADER_BYTES + packed_len + if with_distances { entries as usize } else { 0 };
+        if bytes.len() != expected {
+            return Err(bad("cut short or too long"));
+        }
+        let payload = &bytes[HEADER_BYTES..];
+        let mut table = Table {
+            material,
+            entries,
+            packed: payload[..packed_len].to_vec(),
+            distances: with_distances.then(|| payload[packed_len..].to_vec()),
+        };
+        if table.payload_checksum() != long(36) {
+            return Err(bad("the checksum does not match"));
+        }
+        if !keep_distances {
+            table.distances = None;
+        }
+        Ok(Some(table))
+    }
+}
+
+/// FNV-1a, 64 bits: a checksum against cut or damaged files, not against tampering.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_survives_the_disk_and_a_damaged_one_is_refused() {
+        let dir = std::env::temp_dir().join(format!("ternion-store-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let material = Material { mover: 2, other: 1 };
+        let entries = INDEXER.table_size(material);
+        let mut table = Table::new(material, entries, true);
+        for index in 0..entries {
+            let value = [Wdl::Loss, Wdl::Draw, Wdl::Win][(index % 3) as usize];
+            table.set(index, value, (index % 41) as u8);
+        }
+        table.write(&dir).unwrap();
+        let values = Table::read_values(&dir, material).unwrap().unwrap();
+        assert!(!values.has_distances());
+        assert!((0..entries).all(|i| values.value_at(i) == table.value_at(i)));
+        assert_eq!(Table::read(&dir, material).unwrap(), Some(table));
+        assert_eq!(Table::read(&dir, material.swapped()).unwrap(), None);
+
+        let path = Table::path(&dir, material);
+        let mut bytes = fs::read(&path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        fs::write(&path, &bytes).unwrap();
+        let error = Table::read(&dir, material).unwrap_err();
+        assert!(error.contains("checksum"), "{error}");
+        fs::write(&path, &bytes[..100]).unwrap();
+        let error = Table::read(&dir, material).unwrap_err();
+        assert!(error.contains("cut short"), "{error}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,54 @@
+//! Lielow as the search sees it: captures are its tactical moves, a null move is a fair
+//! test on the 8x8 board, and games get shorter as stacks leave.
+
+use super::geometry::{Board8, Board9, Geometry};
+use super::weights::BoardWeights;
+use super::{Lielow, LielowMove};
+use crate::core::BitSet;
+use crate::games::playable::Playable;
+use crate::games::variant::Variant;
+use crate::search::Searchable;
+
+/// What the search does differently on each board.
+pub trait BoardHints {
+    /// Whether the search tests positions of this board with a null move: kept where a
+    /// match showed a gain (8x8: +18.5 Elo over 1,500 games; 9x9: +2.1 over 1,000, none).
+    const NULL_MOVE: bool;
+}
+
+impl BoardHints for Board8 {
+    const NULL_MOVE: bool = true;
+}
+
+impl BoardHints for Board9 {
+    const NULL_MOVE: bool = false;
+}
+
+impl<G: Geometry + BoardWeights + BoardHints> Searchable for Lielow<G> {
+    /// Lielow has no pass, but zugzwang is rare in it: every move adds a checker or removes
+    /// a stack, so a side that stays ahead even when the opponent moves twice is very
+    /// likely ahead. Each board says whether a match showed a gain.
+    const NULL_MOVE_PRUNING: bool = G::NULL_MOVE;
+
+    fn is_tactical(&self, mv: LielowMove) -> bool {
+        self.captures(mv)
+    }
+
+    fn make_null_move(&mut self) {
+        self.flip_side();
+    }
+
+    fn unmake_null_move(&mut self) {
+        self.flip_side();
+    }
+
+    /// Games last about 40 plies from the start (self-play at 1 s + 10 ms); fewer stacks,
+    /// fewer moves to come.
+    fn expected_moves_left(&self) -> u32 {
+        12 + (self.stacks[0].count() + self.stacks[1].count()) / 2
+    }
+}
+
+impl<G: Geometry + BoardWeights + BoardHints> Playable for Lielow<G> {
+    const VARIANT: Variant = G::VARIANT;
+}

@@ -1,0 +1,19 @@
+//! The games themselves, and the runtime choice among them.
+//!
+//! - [`lielow`], [`egaraguti`] (with its exact tables, [`egaraguti::tablebase`]) and
+//!   [`lerontenin`]: each with its rules, text, pictures, evaluation and weights, and its
+//!   search hints;
+//! - [`Variant`]: a game by its protocol name; [`with_game!`](crate::with_game) runs generic
+//!   code on the variant's game type;
+//! - [`Playable`]: what a variant's game type offers the engine; [`Tablebases`]: the exact
+//!   tables loaded, handed to each game as its oracle.
+
+mod dispatch;
+pub mod egaraguti;
+pub mod lerontenin;
+pub mod lielow;
+mod playable;
+mod variant;
+
+pub use playable::{Playable, Tablebases};
+pub use variant::{UnknownVariant, Variant};

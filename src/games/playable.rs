@@ -1,0 +1,46 @@
+//! A game as the engine plays it: its rules, text, pictures, evaluation and search hints,
+//! the variant it answers to, and the exact values it can be given.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::egaraguti::tablebase::Tablebase;
+use super::variant::Variant;
+use crate::rules::{Notation, Picture};
+use crate::search::{Oracle, Searchable};
+
+/// Everything the engine, the command line and the tools need of a game: what
+/// [`Variant::dispatch`](crate::with_game) hands to generic code.
+pub trait Playable: Notation + Picture + Searchable {
+    /// The variant this type plays.
+    const VARIANT: Variant;
+
+    /// The oracle of exact values this game takes from `tablebases`, if any: a game
+    /// without tables (the default) has none.
+    fn oracle(tablebases: &Tablebases) -> Option<Arc<dyn Oracle<Self>>> {
+        let _ = tablebases;
+        None
+    }
+}
+
+/// The exact tables the engine has loaded, by game (only Egara-guti has tables).
+#[derive(Clone, Debug, Default)]
+pub struct Tablebases {
+    pub egaraguti: Option<Arc<Tablebase>>,
+}
+
+impl Tablebases {
+    /// Every table file of `dir`, loaded and checked (none at all is no error: see
+    /// [`Tablebases::is_empty`]).
+    pub fn load(dir: &Path) -> Result<Tablebases, String> {
+        let egaraguti = Tablebase::load_all(dir)?;
+        Ok(Tablebases {
+            egaraguti: (!egaraguti.is_empty()).then(|| Arc::new(egaraguti)),
+        })
+    }
+
+    /// Whether no game has tables.
+    pub fn is_empty(&self) -> bool {
+        self.egaraguti.is_none()
+    }
+}

@@ -1,0 +1,254 @@
+//! Every line the engine writes in the protocol, spelled in one place: the daemon, the
+//! command line (`analyze`, `bench`) and the board's server all print through here, so
+//! that a word of the protocol changes in one function.
+
+use std::fmt::Write;
+
+use crate::bench::BenchLine;
+use crate::core::{Outcome, Player};
+use crate::engine::{Event, Session};
+use crate::search::{Info, Score};
+
+/// The longest detail an error line carries (the echoed input in it is shorter still).
+const MAX_ERROR_DETAIL: usize = 200;
+
+/// A score as the protocol writes it: `cp <x>`, or `mate <n>` in moves of the side to
+/// move.
+pub fn score(score: Score) -> String {
+    match score {
+        Score::Centipawns(cp) => format!("cp {cp}"),
+        // UCI GUIs read moves of the side to move: a win in 5 plies is `mate 3`, a loss
+        // in 4 plies `mate -2` (and one in 3 plies, the side to move's own move then
+        // losing, `mate -2` too).
+        Score::Mate(plies) if plies > 0 => format!("mate {}", (plies + 1) / 2),
+        Score::Mate(plies) => format!("mate {}", -((-plies + 1) / 2)),
+    }
+}
+
+/// The `info` line of a completed iteration, its line in notation.
+pub fn info_line(info: &Info<String>) -> String {
+    let mut out = String::with_capacity(128);
+    write!(out, "info depth {} seldepth {} ", info.depth, info.seldepth)
+        .expect("writing to a String");
+    if let Some(index) = info.multipv {
+        write!(out, "multipv {index} ").expect("writing to a String");
+    }
+    write!(
+        out,
+        "score {} nodes {} nps {} time {} hashfull {}",
+        score(info.score),
+        info.nodes,
+        info.nps,
+        info.time.as_millis(),
+        info.hashfull
+    )
+    .expect("writing to a String");
+    if let Some(hits) = info.tbhits {
+        write!(out, " tbhits {hits}").expect("writing to a String");
+    }
+    if !info.pv.is_empty() {
+        out.push_str(" pv ");
+        out.push_str(&info.pv.join(" "));
+    }
+    out
+}
+
+/// The answer of a search: `bestmove <move> [ponder <move>]`, or `bestmove (none)` when
+/// the game is over.
+pub fn bestmove(best: Option<&str>, ponder: Option<&str>) -> String {
+    let mut out = format!("bestmove {}", best.unwrap_or("(none)"));
+    if let (Some(_), Some(reply)) = (best, ponder) {
+        out.push_str(" ponder ");
+        out.push_str(reply);
+    }
+    out
+}
+
+/// The line of an engine event.
+pub fn event(event: &Event) -> String {
+    match event {
+        Event::Info(info) => info_line(info),
+        Event::Fault(detail) => error("internal", detail),
+        Event::BestMove { best, ponder } => bestmove(best.as_deref(), ponder.as_deref()),
+    }
+}
+
+/// The one line of a rejected command or a fault: `info string error <kind>: <detail>`.
+/// The detail is cut short and made printable, whatever it quotes.
+pub fn error(kind: &str, detail: impl std::fmt::Display) -> String {
+    let detail = crate::printable::cut(&detail.to_string(), MAX_ERROR_DETAIL);
+    format!("info string error {kind}: {detail}")
+}
+
+/// A line of information for people: `info string <text>`.
+pub fn info_string(text: impl std::fmt::Display) -> String {
+    format!("info string {text}")
+}
+
+/// The answer to a `query`.
+pub fn response(answer: impl std::fmt::Display) -> String {
+    format!("response {answer}")
+}
+
+/// The protocol's word for a result.
+pub fn result_word(result: Option<Outcome>) -> &'static str {
+    match result {
+        None => "none",
+        Some(Outcome::Draw) => "draw",
+        Some(Outcome::Win(Player::P1)) => "p1win",
+        Some(Outcome::Win(Player::P2)) => "p2win",
+    }
+}
+
+/// The protocol's word for a player.
+pub fn player_word(player: Player) -> &'static str {
+    match player {
+        Player::P1 => "p1",
+        Player::P2 => "p2",
+    }
+}
+
+/// A list of moves on one line, `none` for no move.
+pub fn move_list(moves: &[String]) -> String {
+    if moves.is_empty() {
+        "none".to_owned()
+    } else {
+        moves.join(" ")
+    }
+}
+
+/// The line of one bench position.
+pub fn bench_line(line: &BenchLine) -> String {
+    format!(
+        "{} {} depth {} time {} nodes {} score {} bestmove {} pv {}",
+        line.index,
+        line.variant,
+        line.depth,
+        line.time.as_millis(),
+        line.nodes,
+        score(line.score),
+        line.best.as_deref().unwrap_or("(none)"),
+        line.pv.join(" ")
+    )
+}
+
+/// The bench's last line: its signature and speed.
+pub fn bench_total(nodes: u64, nps: u64) -> String {
+    format!("{nodes} nodes {nps} nps")
+}
+
+/// The count below one root move in `go perft`.
+pub fn perft_move(mv: &str, count: u64) -> String {
+    format!("{mv}: {count}")
+}
+
+/// The last line of `go perft`.
+pub fn perft_total(nodes: u64) -> String {
+    format!("Nodes searched: {nodes}")
+}
+
+/// The lines of `d`: the diagram, then the position's facts.
+pub fn display(session: &dyn Session) -> Vec<String> {
+    let mut lines: Vec<String> = session
+        .diagram()
+        .into_iter()
+        .map(|line| format!("  {line}"))
+        .collect();
+    lines.push(format!("Variant: {}", session.variant()));
+    lines.push(format!("Fen: {}", session.fen()));
+    lines.push(format!(
+        "Side to move: {}",
+        player_word(session.side_to_move())
+    ));
+    lines.push(format!(
+        "Legal moves: {}",
+        move_list(&session.legal_moves())
+    ));
+    lines.push(format!("Result: {}", result_word(session.result())));
+    lines
+}
+
+/// The lines of `help`, with the options' names (`A, B, ...`) folded in.
+pub fn help(option_names: &str) -> Vec<String> {
+    const OPTIONS_AT: &str = "  setoption name <id> [value <x>] ";
+    const INDENT: &str = "                                  ";
+    let mut lines = vec![
+        "ternion speaks UGI (and UCI spellings). Commands:".to_owned(),
+        "  ugi | uci                       identify, list options".to_owned(),
+        "  isready                         answered with readyok, even while searching".to_owned(),
+    ];
+    // The option names, folded after the word that passes the width of the other lines.
+    let mut line = OPTIONS_AT.to_owned();
+    for name in option_names.split(' ') {
+        if line.len() > OPTIONS_AT.len() && line.len() + name.len() > 80 {
+            lines.push(line.trim_end().to_owned());
+            line = INDENT.to_owned();
+        }
+        line.push_str(name);
+        line.push(' ');
+    }
+    lines.push(line.trim_end().to_owned());
+    lines.extend(
+        [
+            "  uginewgame | ucinewgame         clear the table, back to the start position",
+            "  position [variant <v>] startpos|fen <fen> [moves <m>...]",
+            "  go [p1time|wtime <ms>] [p2time|btime <ms>] [p1inc|winc <ms>] [p2inc|binc <ms>]",
+            "     [movestogo <n>] [movetime <ms>] [depth <n>] [nodes <n>] [mate <n>]",
+            "     [searchmoves <m>...] [ponder] [infinite]",
+            "  go perft <n>                    count moves to depth n, by move",
+            "  stop | ponderhit | quit         stop answers at once; nothing waits for a search",
+            "  query gameover|p1turn|p2turn|result|legalmoves|islegal <m>|fen|variant|svg",
+            "  d                               show the position",
+            "  bench [depth]                   the search signature",
+        ]
+        .map(str::to_owned),
+    );
+    lines.into_iter().map(info_string).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_read_in_moves_of_the_side_to_move() {
+        assert_eq!(score(Score::Mate(-2)), "mate -1");
+        assert_eq!(score(Score::Mate(5)), "mate 3");
+        assert_eq!(score(Score::Mate(1)), "mate 1");
+        assert_eq!(score(Score::Mate(-4)), "mate -2");
+        assert_eq!(score(Score::Mate(-3)), "mate -2");
+        assert_eq!(score(Score::Mate(0)), "mate 0");
+        assert_eq!(score(Score::Centipawns(-4)), "cp -4");
+    }
+
+    #[test]
+    fn help_folds_the_option_names() {
+        let lines =
+            help("UCI_Variant, Hash, ClearHash, MoveOverhead, Threads, MultiPV, Ponder, TablePath");
+        assert_eq!(
+            lines[3],
+            "info string   setoption name <id> [value <x>] UCI_Variant, Hash, ClearHash, MoveOverhead,"
+        );
+        assert_eq!(
+            lines[4],
+            "info string                                   Threads, MultiPV, Ponder, TablePath"
+        );
+    }
+
+    #[test]
+    fn best_moves_with_and_without_a_reply() {
+        assert_eq!(bestmove(Some("a2a3"), None), "bestmove a2a3");
+        assert_eq!(
+            bestmove(Some("a2a3"), Some("b7b6")),
+            "bestmove a2a3 ponder b7b6"
+        );
+        assert_eq!(bestmove(None, None), "bestmove (none)");
+    }
+
+    #[test]
+    fn error_details_are_cut_and_printable() {
+        let line = error("bad-fen", format!("{}\n", "x".repeat(500)));
+        assert!(line.starts_with("info string error bad-fen: xxx"));
+        assert!(line.len() < 260 && !line.contains('\n'), "{line}");
+    }
+}

@@ -1,0 +1,240 @@
+//! The daemon's options, each declared once: its name, kind, default and bounds. The
+//! listing after `ugi`, the reading of a `setoption` value and `help` all read this table;
+//! what setting an option does is the daemon's (`Daemon::set_option`, by [`OptionId`]).
+
+use crate::games::Variant;
+use crate::search::max_threads;
+
+/// The transposition table's default size, in MiB.
+pub const DEFAULT_HASH_MIB: u64 = 16;
+/// The largest transposition table, in MiB, at every door (protocol and command line).
+pub const MAX_HASH_MIB: u64 = 4096;
+/// The default time kept back from every move for the way to the GUI, in milliseconds.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
+const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+const MAX_MULTIPV: u64 = 64;
+
+/// Which option: what the daemon matches on to apply a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionId {
+    Variant,
+    Hash,
+    ClearHash,
+    MoveOverhead,
+    Threads,
+    MultiPv,
+    Ponder,
+    TablePath,
+}
+
+/// What values an option takes.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    /// One of the variants' names; the default is the first variant.
+    Variants,
+    /// A whole number from `min` to `max()` (a bound some options learn at run time).
+    Spin {
+        default: u64,
+        min: u64,
+        max: fn() -> u64,
+    },
+    /// `true` or `false`.
+    Check { default: bool },
+    /// No value: setting it acts.
+    Button,
+    /// Any text; `<empty>` (the default) or nothing for none.
+    Text,
+}
+
+/// One option as the table declares it.
+#[derive(Clone, Copy, Debug)]
+pub struct OptionSpec {
+    pub id: OptionId,
+    /// The name as listed; `setoption` matches it in any case.
+    pub name: &'static str,
+    pub kind: Kind,
+}
+
+/// A `setoption` value read by its option's kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value<'a> {
+    Number(u64),
+    Flag(bool),
+    /// A variant's name or a text, as given.
+    Text(&'a str),
+    /// A button's press.
+    Press,
+}
+
+fn max_hash() -> u64 {
+    MAX_HASH_MIB
+}
+
+fn max_move_overhead() -> u64 {
+    MAX_MOVE_OVERHEAD_MS
+}
+
+fn max_search_threads() -> u64 {
+    max_threads() as u64
+}
+
+fn max_multipv() -> u64 {
+    MAX_MULTIPV
+}
+
+/// Every option, in the order `ugi` lists them.
+pub const OPTIONS: [OptionSpec; 8] = [
+    OptionSpec {
+        id: OptionId::Variant,
+        name: "UCI_Variant",
+        kind: Kind::Variants,
+    },
+    OptionSpec {
+        id: OptionId::Hash,
+        name: "Hash",
+        kind: Kind::Spin {
+            default: DEFAULT_HASH_MIB,
+            min: 1,
+            max: max_hash,
+        },
+    },
+    OptionSpec {
+        id: OptionId::ClearHash,
+        name: "ClearHash",
+        kind: Kind::Button,
+    },
+    OptionSpec {
+        id: OptionId::MoveOverhead,
+        name: "MoveOverhead",
+        kind: Kind::Spin {
+            default: DEFAULT_MOVE_OVERHEAD_MS,
+            min: 0,
+            max: max_move_overhead,
+        },
+    },
+    OptionSpec {
+        id: OptionId::Threads,
+        name: "Threads",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: max_search_threads,
+        },
+    },
+    OptionSpec {
+        id: OptionId::MultiPv,
+        name: "MultiPV",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: max_multipv,
+        },
+    },
+    OptionSpec {
+        id: OptionId::Ponder,
+        name: "Ponder",
+        kind: Kind::Check { default: false },
+    },
+    OptionSpec {
+        id: OptionId::TablePath,
+        name: "TablePath",
+        kind: Kind::Text,
+    },
+];
+
+/// The option called `name`, in any case.
+pub fn find(name: &str) -> Option<&'static OptionSpec> {
+    OPTIONS
+        .iter()
+        .find(|option| option.name.eq_ignore_ascii_case(name))
+}
+
+impl OptionSpec {
+    /// The `option name ...` line of the listing.
+    pub fn listing(&self) -> String {
+        let head = format!("option name {}", self.name);
+        match self.kind {
+            Kind::Variants => {
+                let values: Vec<String> = Variant::ALL.iter().map(|v| format!("var {v}")).collect();
+                format!(
+                    "{head} type combo default {} {}",
+                    Variant::ALL[0],
+                    values.join(" ")
+                )
+            }
+            Kind::Spin { default, min, max } => {
+                format!("{head} type spin default {default} min {min} max {}", max())
+            }
+            Kind::Check { default } => format!("{head} type check default {default}"),
+            Kind::Button => format!("{head} type button"),
+            Kind::Text => format!("{head} type string default <empty>"),
+        }
+    }
+
+    /// `value` read as this option's kind; `None` when it does not fit (a button takes
+    /// any value, and ignores it).
+    pub fn read<'a>(&self, value: &'a str) -> Option<Value<'a>> {
+        match self.kind {
+            Kind::Variants | Kind::Text => Some(Value::Text(value)),
+            Kind::Spin { min, max, .. } => value
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (min..=max()).contains(n))
+                .map(Value::Number),
+            Kind::Check { .. } => match value {
+                "true" => Some(Value::Flag(true)),
+                "false" => Some(Value::Flag(false)),
+                _ => None,
+            },
+            Kind::Button => Some(Value::Press),
+        }
+    }
+}
+
+/// The option names for `help`, as one list.
+pub fn names() -> String {
+    OPTIONS.map(|option| option.name).join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_found_in_any_case_and_values_by_kind() {
+        let hash = find("hASH").expect("Hash");
+        assert_eq!(hash.id, OptionId::Hash);
+        assert_eq!(hash.read("32"), Some(Value::Number(32)));
+        for bad in ["0", "4097", "-1", "x", "", " 3"] {
+            assert_eq!(hash.read(bad), None, "{bad:?}");
+        }
+        let ponder = find("ponder").expect("Ponder");
+        assert_eq!(ponder.read("true"), Some(Value::Flag(true)));
+        assert_eq!(ponder.read("yes"), None);
+        assert_eq!(
+            find("ClearHash").unwrap().read("anything"),
+            Some(Value::Press)
+        );
+        assert!(find("NoSuchOption").is_none());
+    }
+
+    #[test]
+    fn the_listing_reads_the_table() {
+        assert_eq!(
+            find("Hash").unwrap().listing(),
+            format!(
+                "option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"
+            )
+        );
+        assert_eq!(
+            find("MoveOverhead").unwrap().listing(),
+            format!(
+                "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max 5000"
+            )
+        );
+        assert_eq!(
+            find("UCI_Variant").unwrap().listing(),
+            "option name UCI_Variant type combo default lielow var lielow var lielow9 var egaraguti var lerontenin"
+        );
+    }
+}
