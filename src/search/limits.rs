@@ -19,7 +19,7 @@ pub struct Clock {
     /// Moves until the next time control; `None` is sudden death.
     pub moves_to_go: Option<u32>,
     /// The game's estimate of the moves the side to move has left to play, for sudden
-    /// death (see `Game::expected_moves_left`).
+    /// death (see `Searchable::expected_moves_left`).
     pub expected_moves: u32,
 }
 
@@ -169,7 +169,7 @@ mod tests {
         for remaining in [0, 5, 50, 1_000, 60_000] {
             for increment in [0, 5, 100] {
                 for moves_to_go in [None, Some(1), Some(40)] {
-                    let d = clock(remaining, increment, moves_to_go, 30).deadlines();
+                    let d = clock(remaining, increment, moves_to_go, DEFAULT_EXPECTED_MOVES).deadlines();
                     let (soft, hard) = (d.soft.unwrap(), d.hard.unwrap());
                     assert!(soft <= hard);
                     assert!(

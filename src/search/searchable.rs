@@ -3,6 +3,7 @@
 //! game has left. Every hint has a default, so a new game is searchable as soon as it can
 //! be evaluated; a game overrides a hint where a match showed it gains.
 
+use super::limits::DEFAULT_EXPECTED_MOVES;
 use crate::eval::Evaluate;
 
 /// A game the search can play: its evaluation and its search hints.
@@ -53,9 +54,6 @@ pub trait Searchable: Evaluate {
     /// no moves to go is spread. A rough figure by the game's phase; the default suits a
     /// game of middling length.
     fn expected_moves_left(&self) -> u32 {
-        DEFAULT_MOVES_LEFT
+        DEFAULT_EXPECTED_MOVES
     }
 }
-
-/// The moves left a clock is spread over when nothing better is known.
-pub const DEFAULT_MOVES_LEFT: u32 = 30;
