@@ -169,7 +169,8 @@ mod tests {
         for remaining in [0, 5, 50, 1_000, 60_000] {
             for increment in [0, 5, 100] {
                 for moves_to_go in [None, Some(1), Some(40)] {
-                    let d = clock(remaining, increment, moves_to_go, DEFAULT_EXPECTED_MOVES).deadlines();
+                    let d = clock(remaining, increment, moves_to_go, DEFAULT_EXPECTED_MOVES)
+                        .deadlines();
                     let (soft, hard) = (d.soft.unwrap(), d.hard.unwrap());
                     assert!(soft <= hard);
                     assert!(

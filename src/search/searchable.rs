@@ -50,6 +50,14 @@ pub trait Searchable: Evaluate {
     /// Takes back the null move just made by [`Searchable::make_null_move`].
     fn unmake_null_move(&mut self) {}
 
+    /// How many plies a result may still take before a counter of the rules (Egara-guti's
+    /// 40 quiet plies) ends the game some other way; `None` (the default) in a game
+    /// without one. The transposition table's hash leaves such a counter out, so a result
+    /// read back from the table is trusted only where it fits in these plies.
+    fn counter_plies_left(&self) -> Option<u32> {
+        None
+    }
+
     /// About how many more moves the side to move will play in this game: how a clock with
     /// no moves to go is spread. A rough figure by the game's phase; the default suits a
     /// game of middling length.

@@ -400,7 +400,7 @@ impl<G: Searchable> Worker<G> {
             && !pv_node
             && e.depth as i32 >= depth
         {
-            let score = from_table(e.score, ply);
+            let score = from_table(e.score, ply, game.counter_plies_left());
             let usable = match e.bound {
                 Bound::Exact => true,
                 Bound::Lower => score >= beta,

@@ -3,8 +3,7 @@
 
 use std::sync::Arc;
 
-use super::EgaraGuti;
-use super::EgaraMove;
+use super::{EgaraGuti, EgaraMove, QUIET_PLY_LIMIT};
 use crate::games::playable::{Playable, Tablebases};
 use crate::games::variant::Variant;
 use crate::search::{Oracle, Searchable};
@@ -16,6 +15,11 @@ impl Searchable for EgaraGuti {
 
     fn is_tactical(&self, mv: EgaraMove) -> bool {
         EgaraGuti::captures(mv)
+    }
+
+    /// The plies before the 40-ply rule counts the men, unless a capture comes first.
+    fn counter_plies_left(&self) -> Option<u32> {
+        Some(QUIET_PLY_LIMIT.saturating_sub(self.quiet_plies))
     }
 
     /// Games last about 50 plies from the start (self-play at 1 s + 10 ms); the last men
