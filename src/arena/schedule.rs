@@ -1,0 +1,89 @@
+//! The schedule of a match: which games a shard plays, the opening of each pair of games,
+//! and who sits where.
+//!
+//! Game `2k` and game `2k + 1` share opening `k` (random plies drawn from the seed) with the
+//! colours swapped; the first engine plays p1 in even games (counted from 0; the records
+//! number games from 1). A match can be split into shards (`i/n`: the games whose index is
+//! `i` mod `n`), each with the very openings, colours and numbers the whole match gives
+//! those games, and the shards' records merged back into the summary of the whole match.
+
+use crate::core::Player;
+use crate::games::Playable;
+
+/// Part `index` of `count` of a match: the games whose index (from 0) is `index` mod `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    /// The whole match.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Reads `i/n`, with `0 <= i < n`.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let shard = text
+            .split_once('/')
+            .and_then(|(i, n)| Some((i.trim().parse().ok()?, n.trim().parse().ok()?)))
+            .map(|(index, count)| Shard { index, count });
+        match shard {
+            Some(shard) if shard.index < shard.count => Ok(shard),
+            _ => Err(format!(
+                "--shard '{text}' is not i/n with 0 <= i < n (for example 0/4)"
+            )),
+        }
+    }
+
+    /// The index of the `k`-th game of this shard (from 0), if the match has it.
+    pub fn game(self, k: u32, games: u32) -> Option<u32> {
+        k.checked_mul(self.count)
+            .and_then(|at| at.checked_add(self.index))
+            .filter(|&index| index < games)
+    }
+
+    /// How many of `games` this shard plays.
+    pub fn games(self, games: u32) -> u32 {
+        games.saturating_sub(self.index).div_ceil(self.count)
+    }
+}
+
+/// The colour the first engine plays in game `index` (from 0): p1 in even games.
+pub fn first_engine_colour(index: u32) -> Player {
+    Player::BOTH[index as usize % 2]
+}
+
+/// What sits at each colour, `[p1's, p2's]`, when the first engine plays `first_as`, given
+/// what belongs to each engine, `[first's, second's]` (or the reverse mapping, which is the
+/// same swap).
+pub fn seated<T>(first_as: Player, by_engine: [T; 2]) -> [T; 2] {
+    let [first, second] = by_engine;
+    match first_as {
+        Player::P1 => [first, second],
+        Player::P2 => [second, first],
+    }
+}
+
+/// Opening `pair`: `plies` random legal moves from the start, drawn from the seed, avoiding
+/// openings that end the game. The same seed and pair always give the same opening.
+pub fn opening<G: Playable>(seed: u64, pair: u32, plies: u32) -> Vec<String> {
+    const ATTEMPTS: u32 = 100;
+    let mut rng =
+        fastrand::Rng::with_seed(seed ^ (u64::from(pair) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut moves = Vec::new();
+    for _ in 0..ATTEMPTS {
+        let mut game = G::start();
+        let mut line = Vec::new();
+        while line.len() < plies as usize && game.outcome().is_none() {
+            moves.clear();
+            game.generate_moves(&mut moves);
+            let mv = moves[rng.usize(..moves.len())];
+            line.push(game.move_string(mv));
+            game.make_move(mv);
+        }
+        if game.outcome().is_none() {
+            return line;
+        }
+    }
+    Vec::new()
+}
