@@ -184,6 +184,22 @@ impl EngineProcess {
         })
     }
 
+    /// The next line that starts with `prefix`, if it comes within `timeout`; other lines
+    /// are skipped.
+    pub fn line_starting(
+        &mut self,
+        prefix: &str,
+        timeout: Duration,
+    ) -> Result<String, EngineError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let line = self.next_line(deadline)?;
+            if line.starts_with(prefix) {
+                return Ok(line);
+            }
+        }
+    }
+
     /// Sets an option (`setoption name <name> value <value>`).
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         self.send(&format!("setoption name {name} value {value}"))

@@ -10,6 +10,12 @@ use ternion::protocol::format;
 pub struct BenchArgs {
     /// Search every position to this depth instead of its own.
     depth: Option<u32>,
+    /// Print latency figures instead: the search's stop latency and deadline overrun in
+    /// every variant, and the protocol's answers through a child process (start to
+    /// `ugiok`, `isready` and `stop` during a search, `go movetime` overrun). Takes about
+    /// a minute.
+    #[arg(long, conflicts_with_all = ["depth", "threads"])]
+    latency: bool,
     /// Search threads; the node count is the search's signature only with one.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=ternion::search::MAX_THREADS as i64))]
     threads: u32,
@@ -17,6 +23,9 @@ pub struct BenchArgs {
 
 /// Runs the command; `Err` carries the one-line message for stderr.
 pub fn run(args: &BenchArgs) -> Result<(), String> {
+    if args.latency {
+        return super::latency::run();
+    }
     if args.depth == Some(0) {
         return Err("the bench depth must be at least 1".into());
     }

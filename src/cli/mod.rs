@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod arena;
 pub mod bench;
 pub mod gui;
+mod latency;
 pub mod perft;
 mod position;
 pub mod selfplay;
