@@ -27,34 +27,54 @@ pub struct Request {
     pub head_len: usize,
 }
 
-/// Reads the head of an HTTP request: the request line and the headers, up to the blank
-/// line. `None` when it is not one.
-pub fn parse_request(bytes: &[u8]) -> Option<Request> {
-    let end = bytes.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
-    let head = std::str::from_utf8(&bytes[..end]).ok()?;
-    let mut lines = head.split("\r\n");
-    let mut words = lines.next()?.split(' ');
-    let (method, path, version) = (words.next()?, words.next()?, words.next()?);
-    if !version.starts_with("HTTP/1.") || words.next().is_some() {
-        return None;
-    }
+/// How many headers a request may carry.
+const MAX_HEADERS: usize = 64;
+
+/// What the bytes of a request so far are.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Parsed {
+    /// A whole request head.
+    Complete(Request),
+    /// A head not yet whole: wait for more.
+    Partial,
+    /// Not an HTTP/1 request head, with the status that says why (400, or 431 for too many
+    /// headers).
+    Invalid(u16),
+}
+
+/// Reads the head of an HTTP request (the request line and the headers, up to the blank
+/// line) with `httparse`, the parser tungstenite's handshake uses.
+pub fn parse_request(bytes: &[u8]) -> Parsed {
+    let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+    let mut parsed = httparse::Request::new(&mut headers);
+    let head_len = match parsed.parse(bytes) {
+        Ok(httparse::Status::Complete(length)) => length,
+        Ok(httparse::Status::Partial) => return Parsed::Partial,
+        Err(httparse::Error::TooManyHeaders) => return Parsed::Invalid(431),
+        Err(_) => return Parsed::Invalid(400),
+    };
+    let (Some(method), Some(path)) = (parsed.method, parsed.path) else {
+        return Parsed::Invalid(400);
+    };
     let mut request = Request {
         method: method.to_owned(),
         path: path.to_owned(),
-        head_len: end,
+        head_len,
         ..Request::default()
     };
-    for line in lines.filter(|l| !l.is_empty()) {
-        let (name, value) = line.split_once(':')?;
-        let value = Some(value.trim().to_owned());
-        match name.trim().to_ascii_lowercase().as_str() {
-            "host" => request.host = value,
-            "origin" => request.origin = value,
-            "upgrade" => request.upgrade = value,
-            _ => {}
+    for header in parsed.headers.iter() {
+        let slot = match header.name.to_ascii_lowercase().as_str() {
+            "host" => &mut request.host,
+            "origin" => &mut request.origin,
+            "upgrade" => &mut request.upgrade,
+            _ => continue,
+        };
+        match std::str::from_utf8(header.value) {
+            Ok(value) => *slot = Some(value.trim().to_owned()),
+            Err(_) => return Parsed::Invalid(400),
         }
     }
-    Some(request)
+    Parsed::Complete(request)
 }
 
 /// Whether a `Host` header names this server (and not some other name that resolves to
@@ -79,11 +99,10 @@ fn peek_request(stream: &TcpStream) -> Result<Request, u16> {
         if seen == 0 {
             return Err(400);
         }
-        if let Some(request) = parse_request(&buffer[..seen]) {
-            return Ok(request);
-        }
-        if buffer[..seen].windows(4).any(|w| w == b"\r\n\r\n") {
-            return Err(400);
+        match parse_request(&buffer[..seen]) {
+            Parsed::Complete(request) => return Ok(request),
+            Parsed::Invalid(status) => return Err(status),
+            Parsed::Partial => {}
         }
         if seen == MAX_REQUEST {
             return Err(431);
@@ -176,7 +195,9 @@ mod tests {
     #[test]
     fn a_request_head_is_read_and_checked() {
         let text = b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUpgrade: websocket\r\norigin: http://localhost:8080\r\n\r\nrest";
-        let request = parse_request(text).unwrap();
+        let Parsed::Complete(request) = parse_request(text) else {
+            panic!("a whole head");
+        };
         assert_eq!(
             (request.method.as_str(), request.path.as_str()),
             ("GET", "/ws")
@@ -190,10 +211,27 @@ mod tests {
         assert!(!host_allowed(None, 8080));
         assert_eq!(
             parse_request(b"GET / HTTP/1.1\r\nHost: x\r\n"),
-            None,
+            Parsed::Partial,
             "no blank line yet"
         );
-        assert_eq!(parse_request(b"GET /\r\n\r\n"), None, "no version");
-        assert_eq!(parse_request(b"GET / HTTP/1.1\r\nno colon\r\n\r\n"), None);
+        assert_eq!(
+            parse_request(b"GET /\r\n\r\n"),
+            Parsed::Invalid(400),
+            "no version"
+        );
+        assert_eq!(
+            parse_request(b"GET / HTTP/1.1\r\nno colon\r\n\r\n"),
+            Parsed::Invalid(400)
+        );
+        assert_eq!(
+            parse_request(b"GET / HTTP/1.1\r\nHost: \xff\r\n\r\n"),
+            Parsed::Invalid(400),
+            "a host that is not text"
+        );
+        let many: String = (0..100).map(|i| format!("X-{i}: y\r\n")).collect();
+        assert_eq!(
+            parse_request(format!("GET / HTTP/1.1\r\n{many}\r\n").as_bytes()),
+            Parsed::Invalid(431)
+        );
     }
 }
