@@ -2,9 +2,9 @@
 //! headless Chromium by clicking and checks the page against a daemon of its own.
 //!
 //! It needs Node.js, Chromium and the script's one npm package (`npm ci --prefix
-//! tests/browser`). Where they are missing the test says so and passes, so that `cargo test`
-//! works on any machine; with `TERNION_BROWSER_TEST=require` (as `.ci/run` sets, after
-//! installing them) a missing tool fails the test.
+//! tests/browser`), so the default run lists it as ignored rather than pretend it passed;
+//! `cargo test --release --test gui_browser -- --ignored` runs it (`.ci/run` does, after
+//! installing the tools), and there a missing tool fails it.
 
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
@@ -55,14 +55,14 @@ fn missing_tools() -> Vec<&'static str> {
 }
 
 #[test]
+#[ignore = "needs Node.js, Chromium and playwright-core: run with --ignored"]
 fn the_page_plays_every_variant_in_headless_chromium() {
     let missing = missing_tools();
-    if !missing.is_empty() {
-        let required = std::env::var("TERNION_BROWSER_TEST").is_ok_and(|v| v == "require");
-        assert!(!required, "the browser test needs {}", missing.join(", "));
-        eprintln!("browser test skipped: missing {}", missing.join(", "));
-        return;
-    }
+    assert!(
+        missing.is_empty(),
+        "the browser test needs {}",
+        missing.join(", ")
+    );
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gui-browser");
     fs::create_dir_all(&work).unwrap();
     let (out_path, err_path) = (work.join("stdout.txt"), work.join("stderr.txt"));
