@@ -86,27 +86,22 @@ fn wdl(summary: &str) -> (u32, u32, u32) {
 /// Replays a record with the rules library: the opening must lead to the recorded start,
 /// the moves to the recorded final position, and a game ended by the rules must have the
 /// recorded result there.
-struct Replay<'a>(&'a ParsedRecord);
-
-impl Replay<'_> {
-    fn visit<G: Playable>(self) {
-        let record = self.0;
-        let tag = |name: &str| {
-            record
-                .tag(name)
-                .unwrap_or_else(|| panic!("no {name} tag in {record:?}"))
-        };
-        let mut game = G::start();
-        game.play_moves(tag("Opening").split_whitespace())
-            .expect("the opening is legal");
-        assert_eq!(game.position_string(), tag("Start"));
-        game.play_moves(record.moves.iter().map(String::as_str))
-            .unwrap_or_else(|(ply, e)| panic!("game {}: ply {ply}: {e}", tag("Game")));
-        assert_eq!(game.position_string(), tag("Final"), "game {}", tag("Game"));
-        assert_eq!(tag("Plies"), record.moves.len().to_string());
-        if tag("Reason") == "rules" {
-            assert_eq!(game.outcome(), record.outcome(), "game {}", tag("Game"));
-        }
+fn replay<G: Playable>(record: &ParsedRecord) {
+    let tag = |name: &str| {
+        record
+            .tag(name)
+            .unwrap_or_else(|| panic!("no {name} tag in {record:?}"))
+    };
+    let mut game = G::start();
+    game.play_moves(tag("Opening").split_whitespace())
+        .expect("the opening is legal");
+    assert_eq!(game.position_string(), tag("Start"));
+    game.play_moves(record.moves.iter().map(String::as_str))
+        .unwrap_or_else(|(ply, e)| panic!("game {}: ply {ply}: {e}", tag("Game")));
+    assert_eq!(game.position_string(), tag("Final"), "game {}", tag("Game"));
+    assert_eq!(tag("Plies"), record.moves.len().to_string());
+    if tag("Reason") == "rules" {
+        assert_eq!(game.outcome(), record.outcome(), "game {}", tag("Game"));
     }
 }
 
@@ -138,7 +133,7 @@ fn self_play_in_every_variant_finishes_and_the_records_replay() {
         for record in &parsed {
             assert_eq!(record.tag("Variant"), Some(variant.name()));
             assert_eq!(record.tag("Reason"), Some("rules"));
-            ternion::with_game!(variant, G => Replay(record).visit::<G>());
+            ternion::with_game!(variant, G => replay::<G>(record));
         }
         // Both games of a pair start from the same opening, with the colours swapped.
         assert_eq!(parsed[0].tag("Opening"), parsed[1].tag("Opening"));
@@ -187,7 +182,7 @@ fn the_search_beats_the_random_mover_in_a_match() {
     let parsed = records.records();
     for record in &parsed {
         assert_eq!(record.tag("Reason"), Some("rules"));
-        ternion::with_game!(Variant::Egaraguti, G => Replay(record).visit::<G>());
+        ternion::with_game!(Variant::Egaraguti, G => replay::<G>(record));
     }
     // Without openings, only the random mover's draws tell the games apart.
     assert_ne!(parsed[0].moves, parsed[2].moves);

@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use ternion::core::{Outcome, Player, Wdl};
 use ternion::eval::{Evaluate, FeatureSink};
 use ternion::rules::Rules;
-use ternion::search::score::TABLE_WIN;
+use ternion::search::score::ORACLE_WIN;
 use ternion::search::{Exact, Limits, Oracle, Score, Searchable, Searcher};
 
 /// A small game on a fixed graph, by node:
@@ -117,7 +117,7 @@ fn a_known_win_reached_by_a_transposition_is_scored_from_where_it_is_reached() {
         let plies = PLIES_FROM_ROOT[6] as i32 - 2 + i32::from(T_DISTANCE);
         assert_eq!(
             (result.best, result.score),
-            (Some(5), Score::Centipawns(TABLE_WIN - plies)),
+            (Some(5), Score::Centipawns(ORACLE_WIN - plies)),
             "depth {depth}"
         );
     }

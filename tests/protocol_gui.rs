@@ -48,74 +48,65 @@ fn random_line<G: Playable>(rng: &mut fastrand::Rng) -> (Vec<String>, G) {
     (played, game)
 }
 
-struct Bursts<'a> {
-    engine: &'a mut Engine,
-    /// Tries for this variant.
-    bursts: usize,
-}
-
-impl Bursts<'_> {
-    /// Starts some work, then writes `stop`, `position ...` and `go depth 1` in one write:
-    /// the work ends with its own last line, and the `go` gets exactly one `bestmove`, legal
-    /// in the position it was asked about.
-    fn visit<G: Playable>(self) {
-        let engine = self.engine;
-        let mut rng = fastrand::Rng::with_seed(0xb0_5757 + G::VARIANT as u64);
-        for attempt in 0..self.bursts {
-            let seen = format!("{} burst {attempt}", G::VARIANT);
-            let (before, _) = random_line::<G>(&mut rng);
-            let (after, game) = random_line::<G>(&mut rng);
-            let running = RUNNING[attempt % RUNNING.len()];
-            engine.send(&format!(
-                "position variant {} startpos moves {}",
-                G::VARIANT,
-                before.join(" ")
-            ));
-            engine.send(running);
-            if rng.bool() {
-                thread::sleep(Duration::from_millis(rng.u64(..4)));
-            }
-            engine.write(&format!(
-                "stop\nposition startpos moves {}\ngo depth 1\n",
-                after.join(" ")
-            ));
-            // A search answers too; `go perft` and `bench` end with their own last line.
-            let expected = if running.starts_with("go perft") || running.starts_with("bench") {
-                1
-            } else {
-                2
-            };
-            let mut lines = Vec::new();
-            for _ in 0..expected {
-                lines.extend(engine.lines_until("bestmove "));
-            }
-            // Nothing more comes: the next thing out is the answer to `isready`.
-            engine.send("isready");
-            lines.extend(engine.lines_until("readyok"));
-            let answers: Vec<&String> = lines
-                .iter()
-                .filter(|l| l.starts_with("bestmove "))
-                .collect();
-            assert_eq!(answers.len(), expected, "{seen}: {lines:?}");
-            let best = answers[expected - 1]["bestmove ".len()..].to_owned();
+/// Starts some work, then writes `stop`, `position ...` and `go depth 1` in one write,
+/// `bursts` times: the work ends with its own last line, and the `go` gets exactly one
+/// `bestmove`, legal in the position it was asked about.
+fn bursts<G: Playable>(engine: &mut Engine, bursts: usize) {
+    let mut rng = fastrand::Rng::with_seed(0xb0_5757 + G::VARIANT as u64);
+    for attempt in 0..bursts {
+        let seen = format!("{} burst {attempt}", G::VARIANT);
+        let (before, _) = random_line::<G>(&mut rng);
+        let (after, game) = random_line::<G>(&mut rng);
+        let running = RUNNING[attempt % RUNNING.len()];
+        engine.send(&format!(
+            "position variant {} startpos moves {}",
+            G::VARIANT,
+            before.join(" ")
+        ));
+        engine.send(running);
+        if rng.bool() {
+            thread::sleep(Duration::from_millis(rng.u64(..4)));
+        }
+        engine.write(&format!(
+            "stop\nposition startpos moves {}\ngo depth 1\n",
+            after.join(" ")
+        ));
+        // A search answers too; `go perft` and `bench` end with their own last line.
+        let expected = if running.starts_with("go perft") || running.starts_with("bench") {
+            1
+        } else {
+            2
+        };
+        let mut lines = Vec::new();
+        for _ in 0..expected {
+            lines.extend(engine.lines_until("bestmove "));
+        }
+        // Nothing more comes: the next thing out is the answer to `isready`.
+        engine.send("isready");
+        lines.extend(engine.lines_until("readyok"));
+        let answers: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("bestmove "))
+            .collect();
+        assert_eq!(answers.len(), expected, "{seen}: {lines:?}");
+        let best = answers[expected - 1]["bestmove ".len()..].to_owned();
+        assert!(
+            game.parse_move(&best).is_ok(),
+            "{seen}: {best} is not legal after {after:?}"
+        );
+        if running.starts_with("go perft") {
             assert!(
-                game.parse_move(&best).is_ok(),
-                "{seen}: {best} is not legal after {after:?}"
-            );
-            if running.starts_with("go perft") {
-                assert!(
-                    lines.iter().any(|l| l.starts_with("Nodes searched: ")),
-                    "{seen}"
-                );
-            }
-            if running.starts_with("bench") {
-                assert!(lines.iter().any(|l| l.ends_with(" nps")), "{seen}");
-            }
-            assert!(
-                !lines.iter().any(|l| l.contains("error")),
-                "{seen}: {lines:?}"
+                lines.iter().any(|l| l.starts_with("Nodes searched: ")),
+                "{seen}"
             );
         }
+        if running.starts_with("bench") {
+            assert!(lines.iter().any(|l| l.ends_with(" nps")), "{seen}");
+        }
+        assert!(
+            !lines.iter().any(|l| l.contains("error")),
+            "{seen}: {lines:?}"
+        );
     }
 }
 
@@ -123,10 +114,7 @@ impl Bursts<'_> {
 fn stop_position_go_in_one_burst_answers_every_go_for_its_position() {
     let mut engine = Engine::start(&[]);
     for variant in Variant::ALL {
-        ternion::with_game!(variant, G => Bursts {
-            engine: &mut engine,
-            bursts: BURSTS,
-        }.visit::<G>());
+        ternion::with_game!(variant, G => bursts::<G>(&mut engine, BURSTS));
     }
     engine.quit();
 }
@@ -138,10 +126,7 @@ fn bursts_with_two_search_threads_answer_every_go_once() {
     let mut engine = Engine::start(&[]);
     engine.send("setoption name Threads value 2");
     for variant in Variant::ALL {
-        ternion::with_game!(variant, G => Bursts {
-            engine: &mut engine,
-            bursts: BURSTS / 2,
-        }.visit::<G>());
+        ternion::with_game!(variant, G => bursts::<G>(&mut engine, BURSTS / 2));
     }
     engine.quit();
 }

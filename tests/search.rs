@@ -393,47 +393,43 @@ fn a_lost_position_is_reported_as_a_loss() {
 // ---------------------------------------------------------------------------------------
 // Legality, determinism, stopping.
 
-struct LegalOverRandomPositions;
-
-impl LegalOverRandomPositions {
-    fn visit<G: Playable>(self) -> usize {
-        let mut searched = 0;
-        for seed in 0..30u64 {
-            let mut rng = fastrand::Rng::with_seed(seed);
-            let mut game = G::start();
-            let mut moves = Vec::new();
-            for _ in 0..rng.usize(0..60) {
-                moves.clear();
-                game.generate_moves(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                game.make_move(moves[rng.usize(..moves.len())]);
-            }
+fn legal_over_random_positions<G: Playable>() -> usize {
+    let mut searched = 0;
+    for seed in 0..30u64 {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut game = G::start();
+        let mut moves = Vec::new();
+        for _ in 0..rng.usize(0..60) {
             moves.clear();
             game.generate_moves(&mut moves);
-            let limits = Limits {
-                depth: Some(4),
-                nodes: Some(3_000),
-                ..Limits::default()
-            };
-            let result =
-                Searcher::<G>::new(1).search(&game, &limits, &AtomicBool::new(false), &mut |_| {});
-            match result.best {
-                Some(mv) => assert!(moves.contains(&mv), "seed {seed}: illegal {mv:?}"),
-                None => assert!(moves.is_empty() && game.outcome().is_some()),
+            if moves.is_empty() {
+                break;
             }
-            searched += 1;
+            game.make_move(moves[rng.usize(..moves.len())]);
         }
-        searched
+        moves.clear();
+        game.generate_moves(&mut moves);
+        let limits = Limits {
+            depth: Some(4),
+            nodes: Some(3_000),
+            ..Limits::default()
+        };
+        let result =
+            Searcher::<G>::new(1).search(&game, &limits, &AtomicBool::new(false), &mut |_| {});
+        match result.best {
+            Some(mv) => assert!(moves.contains(&mv), "seed {seed}: illegal {mv:?}"),
+            None => assert!(moves.is_empty() && game.outcome().is_some()),
+        }
+        searched += 1;
     }
+    searched
 }
 
 #[test]
 fn the_best_move_is_always_legal() {
     for variant in Variant::ALL {
         assert_eq!(
-            ternion::with_game!(variant, G => LegalOverRandomPositions.visit::<G>()),
+            ternion::with_game!(variant, G => legal_over_random_positions::<G>()),
             30,
             "{variant}"
         );
@@ -442,28 +438,25 @@ fn the_best_move_is_always_legal() {
 
 #[test]
 fn node_limited_searches_repeat_exactly() {
-    struct Twice;
-    impl Twice {
-        fn visit<G: Playable>(self) {
-            let limits = Limits {
-                nodes: Some(20_000),
-                ..Limits::default()
-            };
-            let run = || {
-                let mut infos = Vec::new();
-                let result = Searcher::<G>::new(8).search(
-                    &G::start(),
-                    &limits,
-                    &AtomicBool::new(false),
-                    &mut |info| infos.push((info.depth, info.nodes, info.score)),
-                );
-                (result.best, result.nodes, result.score, infos)
-            };
-            assert_eq!(run(), run(), "{}", G::VARIANT);
-        }
+    fn twice<G: Playable>() {
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let run = || {
+            let mut infos = Vec::new();
+            let result = Searcher::<G>::new(8).search(
+                &G::start(),
+                &limits,
+                &AtomicBool::new(false),
+                &mut |info| infos.push((info.depth, info.nodes, info.score)),
+            );
+            (result.best, result.nodes, result.score, infos)
+        };
+        assert_eq!(run(), run(), "{}", G::VARIANT);
     }
     for variant in Variant::ALL {
-        ternion::with_game!(variant, G => Twice.visit::<G>());
+        ternion::with_game!(variant, G => twice::<G>());
     }
     let first = ternion::bench::run(Some(3), 1, &mut |_| {});
     let second = ternion::bench::run(Some(3), 1, &mut |_| {});
@@ -497,40 +490,37 @@ const POLL_INTERVAL: u64 = 1024;
 
 #[test]
 fn a_node_limit_holds_for_the_whole_team_of_threads() {
-    struct Budget;
-    impl Budget {
-        fn visit<G: Playable>(self) {
-            let limit = 100_000;
-            for threads in [2, 3] {
-                let mut searcher = Searcher::<G>::new(8);
-                assert_eq!(searcher.set_threads(threads), threads);
-                let limits = Limits {
-                    nodes: Some(limit),
-                    ..Limits::default()
-                };
-                let mut reported = 0;
-                let result =
-                    searcher.search(&G::start(), &limits, &AtomicBool::new(false), &mut |info| {
-                        reported = info.nodes
-                    });
-                let seen = format!("{}, {threads} threads", G::VARIANT);
-                // Every thread counts the others' nodes as they last published them, once a
-                // poll interval: the team ends within the budget and one interval each.
-                assert!(result.nodes >= limit, "{seen}: {} nodes", result.nodes);
-                assert!(
-                    result.nodes <= limit + threads as u64 * POLL_INTERVAL,
-                    "{seen}: {} nodes",
-                    result.nodes
-                );
-                assert!(reported <= result.nodes, "{seen}: reported {reported}");
-                let mut moves = Vec::new();
-                G::start().generate_moves(&mut moves);
-                assert!(moves.contains(&result.best.expect("a move")), "{seen}");
-            }
+    fn budget<G: Playable>() {
+        let limit = 100_000;
+        for threads in [2, 3] {
+            let mut searcher = Searcher::<G>::new(8);
+            assert_eq!(searcher.set_threads(threads), threads);
+            let limits = Limits {
+                nodes: Some(limit),
+                ..Limits::default()
+            };
+            let mut reported = 0;
+            let result =
+                searcher.search(&G::start(), &limits, &AtomicBool::new(false), &mut |info| {
+                    reported = info.nodes
+                });
+            let seen = format!("{}, {threads} threads", G::VARIANT);
+            // Every thread counts the others' nodes as they last published them, once a
+            // poll interval: the team ends within the budget and one interval each.
+            assert!(result.nodes >= limit, "{seen}: {} nodes", result.nodes);
+            assert!(
+                result.nodes <= limit + threads as u64 * POLL_INTERVAL,
+                "{seen}: {} nodes",
+                result.nodes
+            );
+            assert!(reported <= result.nodes, "{seen}: reported {reported}");
+            let mut moves = Vec::new();
+            G::start().generate_moves(&mut moves);
+            assert!(moves.contains(&result.best.expect("a move")), "{seen}");
         }
     }
     for variant in Variant::ALL {
-        ternion::with_game!(variant, G => Budget.visit::<G>());
+        ternion::with_game!(variant, G => budget::<G>());
     }
 }
 
@@ -706,26 +696,18 @@ fn match_up<G: Playable>(first: Player2, second: Player2, games: u64, max_plies:
     tally
 }
 
-struct AgainstRandom;
-
-impl AgainstRandom {
-    fn visit<G: Playable>(self) -> Tally {
-        match_up::<G>(Player2::Search(3), Player2::Random, 20, 3_000)
-    }
+fn against_random<G: Playable>() -> Tally {
+    match_up::<G>(Player2::Search(3), Player2::Random, 20, 3_000)
 }
 
-struct AgainstGreedy;
-
-impl AgainstGreedy {
-    fn visit<G: Playable>(self) -> Tally {
-        match_up::<G>(Player2::Search(3), Player2::Greedy, 20, 3_000)
-    }
+fn against_greedy<G: Playable>() -> Tally {
+    match_up::<G>(Player2::Search(3), Player2::Greedy, 20, 3_000)
 }
 
 #[test]
 fn the_search_beats_a_random_mover_every_game() {
     for variant in [Variant::Lielow, Variant::Lielow9, Variant::Egaraguti] {
-        let tally = ternion::with_game!(variant, G => AgainstRandom.visit::<G>());
+        let tally = ternion::with_game!(variant, G => against_random::<G>());
         assert_eq!(tally.wins, 20, "{variant}: {tally:?}");
     }
 }
@@ -733,7 +715,7 @@ fn the_search_beats_a_random_mover_every_game() {
 #[test]
 fn the_search_beats_a_greedy_player_clearly() {
     for variant in [Variant::Lielow, Variant::Lielow9, Variant::Egaraguti] {
-        let tally = ternion::with_game!(variant, G => AgainstGreedy.visit::<G>());
+        let tally = ternion::with_game!(variant, G => against_greedy::<G>());
         assert!(
             tally.wins >= 14 && tally.losses <= 3,
             "{variant}: {tally:?}"
@@ -963,30 +945,26 @@ fn a_pondering_search_keeps_no_deadline_until_ponderhit() {
     assert!(!stop.load(Ordering::Relaxed));
 }
 
-struct Estimates;
-
-impl Estimates {
-    fn visit<G: Playable>(self) -> (u32, u32) {
-        let start = G::start().expected_moves_left();
-        let mut later = 0;
-        for seed in 0..10 {
-            let mut rng = fastrand::Rng::with_seed(seed);
-            let mut game = G::start();
-            let mut moves = Vec::new();
-            let mut history = Vec::new();
-            while game.outcome().is_none() && history.len() < 2_000 {
-                moves.clear();
-                game.generate_moves(&mut moves);
-                let mv = moves[rng.usize(..moves.len())];
-                history.push(game.clone());
-                game.make_move(mv);
-            }
-            if let Some(middle) = history.get(history.len() / 2) {
-                later = later.max(middle.expected_moves_left());
-            }
+fn estimates<G: Playable>() -> (u32, u32) {
+    let start = G::start().expected_moves_left();
+    let mut later = 0;
+    for seed in 0..10 {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut game = G::start();
+        let mut moves = Vec::new();
+        let mut history = Vec::new();
+        while game.outcome().is_none() && history.len() < 2_000 {
+            moves.clear();
+            game.generate_moves(&mut moves);
+            let mv = moves[rng.usize(..moves.len())];
+            history.push(game.clone());
+            game.make_move(mv);
         }
-        (start, later)
+        if let Some(middle) = history.get(history.len() / 2) {
+            later = later.max(middle.expected_moves_left());
+        }
     }
+    (start, later)
 }
 
 #[test]
@@ -999,7 +977,7 @@ fn each_game_estimates_the_moves_left_for_the_clock() {
         (Variant::Egaraguti, 15..=35),
         (Variant::Lerontenin, 500..=700),
     ] {
-        let (start, later) = ternion::with_game!(variant, G => Estimates.visit::<G>());
+        let (start, later) = ternion::with_game!(variant, G => estimates::<G>());
         assert!(range.contains(&start), "{variant}: {start} from the start");
         // The estimate follows the game's progress: material in Lielow and Egara-guti (so
         // a half-way position without captures keeps it), the race in Lerontenin.

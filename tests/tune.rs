@@ -26,17 +26,13 @@ fn selfplay(variant: Variant, games: u64, seed: u64, concurrency: usize) -> Stri
     text
 }
 
-struct WellFormed<'a>(&'a str);
-
-impl WellFormed<'_> {
-    fn visit<G: Playable>(self) {
-        for line in self.0.lines() {
-            let (result, position) = line.split_once(' ').expect("<result> <position>");
-            assert!(["1", "0", "0.5"].contains(&result), "{line}");
-            let game = G::parse_position(position).expect("a position the game reads");
-            assert!(game.outcome().is_none(), "{line}: a finished game");
-            assert_eq!(game.position_string(), position);
-        }
+fn well_formed<G: Playable>(text: &str) {
+    for line in text.lines() {
+        let (result, position) = line.split_once(' ').expect("<result> <position>");
+        assert!(["1", "0", "0.5"].contains(&result), "{line}");
+        let game = G::parse_position(position).expect("a position the game reads");
+        assert!(game.outcome().is_none(), "{line}: a finished game");
+        assert_eq!(game.position_string(), position);
     }
 }
 
@@ -46,7 +42,7 @@ fn self_play_writes_positions_in_play_with_results_and_repeats_from_its_seed() {
         let games = if variant == Variant::Lerontenin { 2 } else { 6 };
         let text = selfplay(variant, games, 3, 1);
         assert!(text.lines().count() >= games as usize, "{variant}: {text}");
-        ternion::with_game!(variant, G => WellFormed(&text).visit::<G>());
+        ternion::with_game!(variant, G => well_formed::<G>(&text));
         assert_eq!(
             selfplay(variant, games, 3, 1),
             text,

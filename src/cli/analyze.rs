@@ -61,46 +61,39 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
              add --movetime or --nodes to bound it"
         ));
     }
-    ternion::with_game!(variant, G => Analyze { args }.visit::<G>())
+    ternion::with_game!(variant, G => analyze::<G>(args))
 }
 
-struct Analyze<'a> {
-    args: &'a AnalyzeArgs,
-}
-
-impl Analyze<'_> {
-    fn visit<G: Playable>(self) -> Result<(), String> {
-        let args = self.args;
-        let game: G = args.position.position()?;
-        let limits = Limits {
-            depth: args.depth,
-            nodes: args.nodes,
-            movetime: args.movetime.map(Duration::from_millis),
-            ..Limits::default()
-        };
-        let mut searcher = Searcher::<G>::new(args.hash.clamp(1, MAX_HASH_MIB as usize));
-        searcher.set_threads(args.threads as usize);
-        if let Some(dir) = &args.tables {
-            let tablebases = Tablebases::load(dir)?;
-            if tablebases.is_empty() {
-                return Err(format!("no tables in {}", dir.display()));
-            }
-            searcher.set_oracle(G::oracle(&tablebases));
+fn analyze<G: Playable>(args: &AnalyzeArgs) -> Result<(), String> {
+    let game: G = args.position.position()?;
+    let limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: args.movetime.map(Duration::from_millis),
+        ..Limits::default()
+    };
+    let mut searcher = Searcher::<G>::new(args.hash.clamp(1, MAX_HASH_MIB as usize));
+    searcher.set_threads(args.threads as usize);
+    if let Some(dir) = &args.tables {
+        let tablebases = Tablebases::load(dir)?;
+        if tablebases.is_empty() {
+            return Err(format!("no tables in {}", dir.display()));
         }
-        let stop = AtomicBool::new(false);
-        let mut out = io::stdout().lock();
-        if args.show {
-            for line in game.diagram() {
-                let _ = writeln!(out, "{line}");
-            }
-        }
-        // A closed stdout ends the printing, not the command.
-        let result = searcher.search(&game, &limits, &stop, &mut |info| {
-            let info = info.with_pv(game.line_notation(&info.pv));
-            let _ = writeln!(out, "{}", format::info_line(&info));
-        });
-        let best = result.best.map(|mv| game.move_string(mv));
-        let _ = writeln!(out, "{}", format::bestmove(best.as_deref(), None));
-        Ok(())
+        searcher.set_oracle(G::oracle(&tablebases));
     }
+    let stop = AtomicBool::new(false);
+    let mut out = io::stdout().lock();
+    if args.show {
+        for line in game.diagram() {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    // A closed stdout ends the printing, not the command.
+    let result = searcher.search(&game, &limits, &stop, &mut |info| {
+        let info = info.with_pv(game.line_notation(&info.pv));
+        let _ = writeln!(out, "{}", format::info_line(&info));
+    });
+    let best = result.best.map(|mv| game.move_string(mv));
+    let _ = writeln!(out, "{}", format::bestmove(best.as_deref(), None));
+    Ok(())
 }

@@ -31,22 +31,13 @@ pub struct PerftArgs {
 
 /// Runs the command; `Err` carries the one-line message for stderr.
 pub fn run(args: &PerftArgs) -> Result<(), String> {
-    ternion::with_game!(args.position.variant()?, G => PerftCommand { args }.visit::<G>())
-}
-
-struct PerftCommand<'a> {
-    args: &'a PerftArgs,
-}
-
-impl PerftCommand<'_> {
-    fn visit<G: Playable>(self) -> Result<(), String> {
-        match self.count::<G>() {
-            // A reader that stopped reading (`| head`) is no error of ours.
-            Err(Failure::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-            Err(Failure::Write(error)) => Err(format!("cannot write the result: {error}")),
-            Err(Failure::Input(message)) => Err(message),
-            Ok(()) => Ok(()),
-        }
+    let counted = ternion::with_game!(args.position.variant()?, G => count::<G>(args));
+    match counted {
+        // A reader that stopped reading (`| head`) is no error of ours.
+        Err(Failure::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(Failure::Write(error)) => Err(format!("cannot write the result: {error}")),
+        Err(Failure::Input(message)) => Err(message),
+        Ok(()) => Ok(()),
     }
 }
 
@@ -62,39 +53,37 @@ impl From<io::Error> for Failure {
     }
 }
 
-impl PerftCommand<'_> {
-    fn count<G: Playable>(self) -> Result<(), Failure> {
-        let args = self.args;
-        let mut game: G = args.position.position().map_err(Failure::Input)?;
-        if let Some(seconds) = estimate_seconds(&mut game, args.depth)
-            && seconds > PATIENCE_SECONDS
-        {
-            super::warn(&format!(
-                "perft to depth {} may take about {} on this machine; it runs until done or \
-                 interrupted",
-                args.depth,
-                human_duration(seconds)
-            ));
-        }
-
-        let started = Instant::now();
-        let mut out = io::stdout().lock();
-        let nodes = if args.divide && args.depth > 0 {
-            let counts = divide(&mut game, args.depth);
-            for &(mv, count) in &counts {
-                writeln!(out, "{}: {count}", game.move_string(mv))?;
-            }
-            writeln!(out)?;
-            counts.iter().map(|&(_, count)| count).sum()
-        } else {
-            perft(&mut game, args.depth)
-        };
-        let elapsed = started.elapsed();
-        let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
-        writeln!(out, "Nodes searched: {nodes}")?;
-        writeln!(out, "time {} nps {nps}", elapsed.as_millis())?;
-        Ok(())
+/// Counts the position of `args` as `G`, printing as it goes.
+fn count<G: Playable>(args: &PerftArgs) -> Result<(), Failure> {
+    let mut game: G = args.position.position().map_err(Failure::Input)?;
+    if let Some(seconds) = estimate_seconds(&mut game, args.depth)
+        && seconds > PATIENCE_SECONDS
+    {
+        super::warn(&format!(
+            "perft to depth {} may take about {} on this machine; it runs until done or \
+             interrupted",
+            args.depth,
+            human_duration(seconds)
+        ));
     }
+
+    let started = Instant::now();
+    let mut out = io::stdout().lock();
+    let nodes = if args.divide && args.depth > 0 {
+        let counts = divide(&mut game, args.depth);
+        for &(mv, count) in &counts {
+            writeln!(out, "{}: {count}", game.move_string(mv))?;
+        }
+        writeln!(out)?;
+        counts.iter().map(|&(_, count)| count).sum()
+    } else {
+        perft(&mut game, args.depth)
+    };
+    let elapsed = started.elapsed();
+    let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+    writeln!(out, "Nodes searched: {nodes}")?;
+    writeln!(out, "time {} nps {nps}", elapsed.as_millis())?;
+    Ok(())
 }
 
 /// How long a count to `depth` should take, from the times of shallower counts and the

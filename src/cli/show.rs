@@ -31,30 +31,23 @@ pub struct ShowArgs {
 
 /// Runs the command; `Err` carries the one-line message for stderr.
 pub fn run(args: &ShowArgs) -> Result<(), String> {
-    ternion::with_game!(args.position.variant()?, G => Show { args }.visit::<G>())
+    ternion::with_game!(args.position.variant()?, G => show::<G>(args))
 }
 
-struct Show<'a> {
-    args: &'a ShowArgs,
-}
-
-impl Show<'_> {
-    fn visit<G: Playable>(self) -> Result<(), String> {
-        let args = self.args;
-        if let (Some(record), Some(number), Some(dir)) = (&args.record, args.game, &args.svg_dir) {
-            return draw_record::<G>(record, number, dir);
-        }
-        let (game, last) = args.position.position_and_last_move::<G>()?;
-        match &args.svg {
-            Some(path) => fs::write(path, game.svg(last))
-                .map_err(|e| format!("cannot write {}: {e}", path.display())),
-            None => {
-                let mut out = io::stdout().lock();
-                let mut text = game.diagram().join("\n");
-                text.push('\n');
-                out.write_all(text.as_bytes())
-                    .map_err(|e| format!("cannot write the diagram: {e}"))
-            }
+fn show<G: Playable>(args: &ShowArgs) -> Result<(), String> {
+    if let (Some(record), Some(number), Some(dir)) = (&args.record, args.game, &args.svg_dir) {
+        return draw_record::<G>(record, number, dir);
+    }
+    let (game, last) = args.position.position_and_last_move::<G>()?;
+    match &args.svg {
+        Some(path) => fs::write(path, game.svg(last))
+            .map_err(|e| format!("cannot write {}: {e}", path.display())),
+        None => {
+            let mut out = io::stdout().lock();
+            let mut text = game.diagram().join("\n");
+            text.push('\n');
+            out.write_all(text.as_bytes())
+                .map_err(|e| format!("cannot write the diagram: {e}"))
         }
     }
 }

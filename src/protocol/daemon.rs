@@ -179,8 +179,9 @@ impl Daemon {
     }
 
     fn identify(&self, ok: &str) {
-        self.say(format!("id name ternion {}", env!("CARGO_PKG_VERSION")));
-        self.say("id author the ternion developers");
+        for line in format::identity() {
+            self.say(line);
+        }
         for option in &OPTIONS {
             self.say(option.listing());
         }
@@ -209,10 +210,7 @@ impl Daemon {
                     // Free the old table before the new session makes its own.
                     self.session.resize_hash(0);
                     self.session = self.new_session(variant);
-                    self.say(format::info_string(format!(
-                        "variant {variant} startpos {}",
-                        self.session.fen()
-                    )));
+                    self.say(format::variant_set(variant, &self.session.fen()));
                 }
                 Err(_) => self.error("bad-variant", echo(name)),
             },
@@ -342,10 +340,7 @@ impl Daemon {
             );
         }
         if let Some(outcome) = self.session.result() {
-            self.say(format::info_string(format!(
-                "gameover {}",
-                format::result_word(Some(outcome))
-            )));
+            self.say(format::gameover(outcome));
             self.say(format::bestmove(None, None));
             return;
         }
@@ -424,9 +419,7 @@ impl Daemon {
                 sink(format::perft_move(&mv, count));
             }
             if stop.load(Ordering::Relaxed) && depth > 0 && counted < moves {
-                sink(format::info_string(format!(
-                    "perft stopped: {counted} of {moves} moves counted, the total is theirs"
-                )));
+                sink(format::perft_stopped(counted, moves));
             }
             sink(String::new());
             format::perft_total(total)
@@ -469,9 +462,7 @@ impl Daemon {
                 sink(format::bench_line(&line))
             });
             if !totals.complete {
-                sink(format::info_string(
-                    "bench stopped: the node count is partial",
-                ));
+                sink(format::bench_stopped());
             }
             format::bench_total(totals.nodes, totals.nps)
         });

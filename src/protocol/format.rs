@@ -7,6 +7,7 @@ use std::fmt::Write;
 use crate::bench::BenchLine;
 use crate::core::{Outcome, Player};
 use crate::engine::{Event, Session};
+use crate::games::Variant;
 use crate::search::{Info, Score};
 
 /// The longest detail an error line carries (the echoed input in it is shorter still).
@@ -85,6 +86,24 @@ pub fn info_string(text: impl std::fmt::Display) -> String {
     format!("info string {text}")
 }
 
+/// Who the engine is: the first lines of the answer to `ugi` and `uci`.
+pub fn identity() -> [String; 2] {
+    [
+        format!("id name ternion {}", env!("CARGO_PKG_VERSION")),
+        "id author the ternion developers".to_owned(),
+    ]
+}
+
+/// The line after a new variant is set: its name and start position.
+pub fn variant_set(variant: Variant, start: &str) -> String {
+    info_string(format!("variant {variant} startpos {start}"))
+}
+
+/// The line before `bestmove (none)` when `go` finds the game over.
+pub fn gameover(outcome: Outcome) -> String {
+    info_string(format!("gameover {}", result_word(Some(outcome))))
+}
+
 /// The answer to a `query`.
 pub fn response(answer: impl std::fmt::Display) -> String {
     format!("response {answer}")
@@ -140,6 +159,18 @@ pub fn bench_total(nodes: u64, nps: u64) -> String {
 /// The count below one root move in `go perft`.
 pub fn perft_move(mv: &str, count: u64) -> String {
     format!("{mv}: {count}")
+}
+
+/// The line of a `go perft` stopped before every root move was counted.
+pub fn perft_stopped(counted: usize, moves: usize) -> String {
+    info_string(format!(
+        "perft stopped: {counted} of {moves} moves counted, the total is theirs"
+    ))
+}
+
+/// The line of a bench stopped before its end.
+pub fn bench_stopped() -> String {
+    info_string("bench stopped: the node count is partial")
 }
 
 /// The last line of `go perft`.

@@ -14,15 +14,15 @@ struct PaddedCount(AtomicU64);
 /// The node counts of a team's workers, as each last published its own.
 pub struct NodeCounts {
     counts: Box<[PaddedCount]>,
-    /// The positions the exact tables decided, the whole team's.
-    table_hits: PaddedCount,
+    /// The positions the oracle decided, the whole team's.
+    oracle_hits: PaddedCount,
 }
 
 impl NodeCounts {
     pub fn new(workers: usize) -> Arc<Self> {
         Arc::new(NodeCounts {
             counts: (0..workers).map(|_| PaddedCount::default()).collect(),
-            table_hits: PaddedCount::default(),
+            oracle_hits: PaddedCount::default(),
         })
     }
 
@@ -48,16 +48,16 @@ impl NodeCounts {
         self.counts
             .iter()
             .for_each(|c| c.0.store(0, Ordering::Relaxed));
-        self.table_hits.0.store(0, Ordering::Relaxed);
+        self.oracle_hits.0.store(0, Ordering::Relaxed);
     }
 
-    /// One more position decided by the exact tables.
-    pub fn add_table_hit(&self) {
-        self.table_hits.0.fetch_add(1, Ordering::Relaxed);
+    /// One more position decided by the oracle.
+    pub fn add_oracle_hit(&self) {
+        self.oracle_hits.0.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// The positions the exact tables decided in this search.
-    pub fn table_hits(&self) -> u64 {
-        self.table_hits.0.load(Ordering::Relaxed)
+    /// The positions the oracle decided in this search.
+    pub fn oracle_hits(&self) -> u64 {
+        self.oracle_hits.0.load(Ordering::Relaxed)
     }
 }

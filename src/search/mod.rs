@@ -47,7 +47,7 @@ pub struct Info<M> {
     pub nps: u64,
     pub time: Duration,
     pub hashfull: u32,
-    /// Positions the exact tables decided, when the search has tables.
+    /// Positions the oracle decided (`tbhits`), when the search has one.
     pub tbhits: Option<u64>,
     /// Which line this is (1 = best) when several root moves are analysed (MultiPV).
     pub multipv: Option<u32>,

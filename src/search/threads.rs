@@ -206,7 +206,7 @@ impl<G: Searchable> Searcher<G> {
                     Effort {
                         nodes: self.counts.total(),
                         hashfull: self.tt.hashfull(),
-                        tbhits: self.oracle.as_ref().map(|_| self.counts.table_hits()),
+                        tbhits: self.oracle.as_ref().map(|_| self.counts.oracle_hits()),
                     },
                     started,
                     None,

@@ -16,7 +16,7 @@ use super::counts::NodeCounts;
 use super::limits::{Deadlines, Limits};
 use super::oracle::Oracle;
 use super::ordering::{self, MoveOrdering};
-use super::score::{DECIDED, INFINITY, MATE, Score, TABLE_WIN, from_table, to_table};
+use super::score::{DECIDED, INFINITY, MATE, ORACLE_WIN, Score, from_tt, to_tt};
 use super::searchable::Searchable;
 use super::tt::{Bound, TranspositionTable, fingerprint};
 use super::{Control, Effort, Info, MAX_PLY, RootOptions, SearchResult};
@@ -300,7 +300,7 @@ impl<G: Searchable> Worker<G> {
             Effort {
                 nodes: self.total_nodes(),
                 hashfull: self.tt.hashfull(),
-                tbhits: self.oracle.as_ref().map(|_| self.counts.table_hits()),
+                tbhits: self.oracle.as_ref().map(|_| self.counts.oracle_hits()),
             },
             started,
             multipv,
@@ -354,8 +354,8 @@ impl<G: Searchable> Worker<G> {
     #[inline]
     fn oracle_score(&self, game: &G, ply: usize) -> Option<i32> {
         let exact = self.oracle.as_deref()?.probe(game)?;
-        self.counts.add_table_hit();
-        Some(table_win_score(exact.wdl, exact.distance, ply))
+        self.counts.add_oracle_hit();
+        Some(oracle_win_score(exact.wdl, exact.distance, ply))
     }
 
     /// Whether the search must end now: stopped, or the team out of nodes (the others'
@@ -400,7 +400,7 @@ impl<G: Searchable> Worker<G> {
             && !pv_node
             && e.depth as i32 >= depth
         {
-            let score = from_table(e.score, ply, game.counter_plies_left());
+            let score = from_tt(e.score, ply, game.counter_plies_left());
             let usable = match e.bound {
                 Bound::Exact => true,
                 Bound::Lower => score >= beta,
@@ -536,7 +536,7 @@ impl<G: Searchable> Worker<G> {
             self.tt.store(
                 key,
                 best_move.as_ref().map(fingerprint),
-                to_table(best_score, ply),
+                to_tt(best_score, ply),
                 depth as i16,
                 bound,
             );
@@ -572,8 +572,7 @@ impl<G: Searchable> Worker<G> {
         alpha = alpha.max(stand_pat);
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
-        game.generate_moves(&mut moves);
-        moves.retain(|&mv| game.is_tactical(mv));
+        game.generate_tactical_moves(&mut moves);
         let mut best = stand_pat;
         for &mv in &moves {
             self.visit_node(control);
@@ -630,10 +629,10 @@ fn repetition_score<G: Searchable>(game: &G, ply: usize) -> i32 {
     }
 }
 
-/// The score of a position the exact tables decide, for the side to move, `ply` plies from
+/// The score of a position the oracle decides, for the side to move, `ply` plies from
 /// the root.
-fn table_win_score(wdl: Wdl, distance: u8, ply: usize) -> i32 {
-    let win = TABLE_WIN - ply as i32 - distance as i32;
+fn oracle_win_score(wdl: Wdl, distance: u8, ply: usize) -> i32 {
+    let win = ORACLE_WIN - ply as i32 - distance as i32;
     match wdl {
         Wdl::Win => win,
         Wdl::Draw => 0,

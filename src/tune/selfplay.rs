@@ -69,78 +69,67 @@ pub fn run_selfplay(
     stop: &AtomicBool,
     progress: &mut dyn FnMut(String),
 ) -> Result<SelfplayTotals, String> {
-    crate::with_game!(config.variant, G => Selfplay {
-        config,
-        out,
-        stop,
-        progress,
-    }.visit::<G>())
+    crate::with_game!(config.variant, G => selfplay::<G>(config, out, stop, progress))
 }
 
-struct Selfplay<'a> {
-    config: &'a SelfplayConfig,
-    out: &'a mut dyn Write,
-    stop: &'a AtomicBool,
-    progress: &'a mut dyn FnMut(String),
-}
-
-impl Selfplay<'_> {
-    fn visit<G: Playable>(self) -> Result<SelfplayTotals, String> {
-        let config = self.config;
-        let next_game = AtomicU64::new(0);
-        let started = Instant::now();
-        let mut totals = SelfplayTotals::default();
-        let mut last_report = Instant::now();
-        thread::scope(|scope| {
-            let (sender, receiver) = mpsc::channel::<Played>();
-            for _ in 0..config.concurrency.max(1) {
-                let sender = sender.clone();
-                let next_game = &next_game;
-                let stop = self.stop;
-                scope.spawn(move || {
-                    let mut searcher = Searcher::<G>::new(HASH_MIB);
-                    loop {
-                        let index = next_game.fetch_add(1, Ordering::Relaxed);
-                        if index >= config.games || stop.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let played = play_game::<G>(config, index, &mut searcher, stop);
-                        if sender.send(played).is_err() {
-                            break;
-                        }
+/// [`run_selfplay`] on the game type `G`.
+fn selfplay<G: Playable>(
+    config: &SelfplayConfig,
+    out: &mut dyn Write,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(String),
+) -> Result<SelfplayTotals, String> {
+    let next_game = AtomicU64::new(0);
+    let started = Instant::now();
+    let mut totals = SelfplayTotals::default();
+    let mut last_report = Instant::now();
+    thread::scope(|scope| {
+        let (sender, receiver) = mpsc::channel::<Played>();
+        for _ in 0..config.concurrency.max(1) {
+            let sender = sender.clone();
+            let next_game = &next_game;
+            scope.spawn(move || {
+                let mut searcher = Searcher::<G>::new(HASH_MIB);
+                loop {
+                    let index = next_game.fetch_add(1, Ordering::Relaxed);
+                    if index >= config.games || stop.load(Ordering::Relaxed) {
+                        break;
                     }
-                });
-            }
-            drop(sender);
-            for played in receiver {
-                let result = match played.result {
-                    Some(Outcome::Win(Player::P1)) => "1",
-                    Some(Outcome::Win(Player::P2)) => "0",
-                    Some(Outcome::Draw) => "0.5",
-                    // Stopped from outside half-way: no result to teach.
-                    None => continue,
-                };
-                totals.games += 1;
-                totals.cut += played.cut as u64;
-                for position in &played.positions {
-                    if writeln!(self.out, "{result} {position}").is_err() {
-                        self.stop.store(true, Ordering::Relaxed);
-                        return Err("cannot write the positions".to_owned());
+                    let played = play_game::<G>(config, index, &mut searcher, stop);
+                    if sender.send(played).is_err() {
+                        break;
                     }
                 }
-                totals.positions += played.positions.len() as u64;
-                if last_report.elapsed() >= Duration::from_secs(2) || totals.games == config.games {
-                    last_report = Instant::now();
-                    (self.progress)(progress_line(config, &totals, started.elapsed()));
+            });
+        }
+        drop(sender);
+        for played in receiver {
+            let result = match played.result {
+                Some(Outcome::Win(Player::P1)) => "1",
+                Some(Outcome::Win(Player::P2)) => "0",
+                Some(Outcome::Draw) => "0.5",
+                // Stopped from outside half-way: no result to teach.
+                None => continue,
+            };
+            totals.games += 1;
+            totals.cut += played.cut as u64;
+            for position in &played.positions {
+                if writeln!(out, "{result} {position}").is_err() {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err("cannot write the positions".to_owned());
                 }
             }
-            Ok(())
-        })?;
-        self.out
-            .flush()
-            .map_err(|error| format!("cannot write the positions: {error}"))?;
-        Ok(totals)
-    }
+            totals.positions += played.positions.len() as u64;
+            if last_report.elapsed() >= Duration::from_secs(2) || totals.games == config.games {
+                last_report = Instant::now();
+                (progress)(progress_line(config, &totals, started.elapsed()));
+            }
+        }
+        Ok(())
+    })?;
+    out.flush()
+        .map_err(|error| format!("cannot write the positions: {error}"))?;
+    Ok(totals)
 }
 
 fn progress_line(config: &SelfplayConfig, totals: &SelfplayTotals, elapsed: Duration) -> String {

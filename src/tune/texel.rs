@@ -51,17 +51,7 @@ pub fn tune<'a>(
     progress: &mut dyn FnMut(String),
 ) -> Result<TuneReport, String> {
     let lines: Vec<&str> = lines.collect();
-    crate::with_game!(config.variant, G => Tune {
-        config,
-        lines: &lines,
-        progress,
-    }.visit::<G>())
-}
-
-struct Tune<'a> {
-    config: &'a TuneConfig,
-    lines: &'a [&'a str],
-    progress: &'a mut dyn FnMut(String),
+    crate::with_game!(config.variant, G => fit::<G>(config, &lines, progress))
 }
 
 /// Positions as rows of features, with the result for the side to move.
@@ -156,92 +146,94 @@ fn fit_scale(data: &DataSet, weights: &[f64]) -> f64 {
     ((low + high) / 2.0).exp()
 }
 
-impl Tune<'_> {
-    fn visit<G: Playable>(self) -> Result<TuneReport, String> {
-        let config = self.config;
-        let width = G::feature_count();
-        let mut training = DataSet::new(width);
-        let mut held_out = DataSet::new(width);
-        for (index, line) in self.lines.iter().enumerate() {
-            let line = line.trim();
-            if line.is_empty() {
-                continue;
-            }
-            let (game, result) =
-                parse_line::<G>(line).map_err(|e| format!("line {}: {e}", index + 1))?;
-            let result = match game.side_to_move() {
-                Player::P1 => result,
-                Player::P2 => 1.0 - result,
-            };
-            let set = if config.hold_out_every > 0 && index % config.hold_out_every == 0 {
-                &mut held_out
-            } else {
-                &mut training
-            };
-            set.features
-                .extend(feature_values(&game).into_iter().map(f64::from));
-            set.results.push(result);
+/// [`tune`] on the game type `G`.
+fn fit<G: Playable>(
+    config: &TuneConfig,
+    lines: &[&str],
+    progress: &mut dyn FnMut(String),
+) -> Result<TuneReport, String> {
+    let width = G::feature_count();
+    let mut training = DataSet::new(width);
+    let mut held_out = DataSet::new(width);
+    for (index, line) in lines.iter().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
         }
-        if training.len() == 0 || held_out.len() == 0 {
-            return Err(format!(
-                "too little data: {} positions to fit, {} held out",
-                training.len(),
-                held_out.len()
-            ));
-        }
-        let before: Vec<f64> = G::weights().iter().map(|&w| f64::from(w)).collect();
-        let k = fit_scale(&training, &before);
-        (self.progress)(format!(
-            "{} positions to fit, {} held out; scale K = {k:.1}",
+        let (game, result) =
+            parse_line::<G>(line).map_err(|e| format!("line {}: {e}", index + 1))?;
+        let result = match game.side_to_move() {
+            Player::P1 => result,
+            Player::P2 => 1.0 - result,
+        };
+        let set = if config.hold_out_every > 0 && index % config.hold_out_every == 0 {
+            &mut held_out
+        } else {
+            &mut training
+        };
+        set.features
+            .extend(feature_values(&game).into_iter().map(f64::from));
+        set.results.push(result);
+    }
+    if training.len() == 0 || held_out.len() == 0 {
+        return Err(format!(
+            "too little data: {} positions to fit, {} held out",
             training.len(),
             held_out.len()
         ));
+    }
+    let before: Vec<f64> = G::weights().iter().map(|&w| f64::from(w)).collect();
+    let k = fit_scale(&training, &before);
+    (progress)(format!(
+        "{} positions to fit, {} held out; scale K = {k:.1}",
+        training.len(),
+        held_out.len()
+    ));
 
-        // Adam over the weights; the best weights on the held-out positions are kept.
-        let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-8);
-        let mut weights = before.clone();
-        let mut gradient = vec![0.0; width];
-        let mut moment = vec![0.0; width];
-        let mut second = vec![0.0; width];
-        let mut best = (held_out.error(&weights, k), weights.clone(), 0);
-        for iteration in 1..=config.iterations {
-            training.gradient(&weights, k, &mut gradient);
-            for j in 0..width {
-                moment[j] = beta1 * moment[j] + (1.0 - beta1) * gradient[j];
-                second[j] = beta2 * second[j] + (1.0 - beta2) * gradient[j].powi(2);
-                let corrected = moment[j] / (1.0 - beta1.powi(iteration as i32));
-                let corrected_second = second[j] / (1.0 - beta2.powi(iteration as i32));
-                weights[j] -= config.step * corrected / (corrected_second.sqrt() + epsilon);
+    // Adam over the weights; the best weights on the held-out positions are kept.
+    let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-8);
+    let mut weights = before.clone();
+    let mut gradient = vec![0.0; width];
+    let mut moment = vec![0.0; width];
+    let mut second = vec![0.0; width];
+    let mut best = (held_out.error(&weights, k), weights.clone(), 0);
+    for iteration in 1..=config.iterations {
+        training.gradient(&weights, k, &mut gradient);
+        for j in 0..width {
+            moment[j] = beta1 * moment[j] + (1.0 - beta1) * gradient[j];
+            second[j] = beta2 * second[j] + (1.0 - beta2) * gradient[j].powi(2);
+            let corrected = moment[j] / (1.0 - beta1.powi(iteration as i32));
+            let corrected_second = second[j] / (1.0 - beta2.powi(iteration as i32));
+            weights[j] -= config.step * corrected / (corrected_second.sqrt() + epsilon);
+        }
+        if iteration % 50 == 0 || iteration == config.iterations {
+            let error = held_out.error(&weights, k);
+            if error < best.0 {
+                best = (error, weights.clone(), iteration);
             }
-            if iteration % 50 == 0 || iteration == config.iterations {
-                let error = held_out.error(&weights, k);
-                if error < best.0 {
-                    best = (error, weights.clone(), iteration);
-                }
-                (self.progress)(format!(
-                    "step {iteration}: training {:.6}, held out {error:.6}",
-                    training.error(&weights, k)
-                ));
-                // Long past its best on the held-out positions: learning noise.
-                if iteration >= best.2 + 500 {
-                    break;
-                }
+            (progress)(format!(
+                "step {iteration}: training {:.6}, held out {error:.6}",
+                training.error(&weights, k)
+            ));
+            // Long past its best on the held-out positions: learning noise.
+            if iteration >= best.2 + 500 {
+                break;
             }
         }
-        let after: Vec<i32> = best.1.iter().map(|w| w.round() as i32).collect();
-        let rounded: Vec<f64> = after.iter().map(|&w| f64::from(w)).collect();
-        Ok(TuneReport {
-            names: (0..width).map(G::feature_name).collect(),
-            before: G::weights().to_vec(),
-            after,
-            k,
-            training: training.len(),
-            held_out: held_out.len(),
-            training_error: (training.error(&before, k), training.error(&rounded, k)),
-            held_out_error: (held_out.error(&before, k), held_out.error(&rounded, k)),
-            best_iteration: best.2,
-        })
     }
+    let after: Vec<i32> = best.1.iter().map(|w| w.round() as i32).collect();
+    let rounded: Vec<f64> = after.iter().map(|&w| f64::from(w)).collect();
+    Ok(TuneReport {
+        names: (0..width).map(G::feature_name).collect(),
+        before: G::weights().to_vec(),
+        after,
+        k,
+        training: training.len(),
+        held_out: held_out.len(),
+        training_error: (training.error(&before, k), training.error(&rounded, k)),
+        held_out_error: (held_out.error(&before, k), held_out.error(&rounded, k)),
+        best_iteration: best.2,
+    })
 }
 
 impl TuneReport {

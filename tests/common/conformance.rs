@@ -9,6 +9,7 @@ use ternion::eval::feature_values;
 use ternion::games::Playable;
 use ternion::rules::Rules;
 use ternion::search::Searchable;
+use ternion::search::score::DISTANCE_BOUND;
 
 /// Plays `playouts` random games from the start position (seeds `seed..seed + playouts`),
 /// at most `max_plies` plies each, checking at every ply:
@@ -24,7 +25,9 @@ use ternion::search::Searchable;
 ///   its unmake restores the exact state;
 /// - the outcome is a pure function of the state (a clone agrees);
 /// - while the game is in play, the evaluation is the weighted sum of the features the
-///   tuner reads, with the weights the game plays with.
+///   tuner reads, with the weights the game plays with, and far from the scores of
+///   results;
+/// - the tactical generator gives the generated moves that are tactical, in their order.
 ///
 /// Returns the number of positions checked. Failures name the seed and ply.
 pub fn check_random_playouts<G: Playable>(seed: u64, playouts: u64, max_plies: usize) -> u64 {
@@ -78,8 +81,22 @@ fn check_position<G: Playable>(game: &G, moves: &[G::Move], at: &str) {
         );
         let sum: i32 = features.iter().zip(G::weights()).map(|(f, w)| f * w).sum();
         assert_eq!(game.evaluate(), sum, "{at}: evaluation of {features:?}");
+        // Scores beyond the bound are results a number of plies away (the transposition
+        // table moves them by ply): an evaluation must never look like one.
+        assert!(sum.abs() < DISTANCE_BOUND / 2, "{at}: evaluation {sum}");
     }
     assert_eq!(game.count_moves(), moves.len() as u64, "{at}: count_moves");
+    // The tactical generator appends to the buffer (here holding a move already) the
+    // generated moves that are tactical, in their order.
+    let mut tactical: Vec<G::Move> = moves.iter().copied().take(1).collect();
+    let kept = tactical.len();
+    game.generate_tactical_moves(&mut tactical);
+    let filtered: Vec<G::Move> = moves
+        .iter()
+        .copied()
+        .filter(|&mv| game.is_tactical(mv))
+        .collect();
+    assert_eq!(tactical[kept..], filtered[..], "{at}: tactical moves");
 
     let unique: HashSet<_> = moves.iter().collect();
     assert_eq!(
