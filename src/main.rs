@@ -20,7 +20,8 @@ struct Cli {
     variant: String,
     /// How the protocol's `go` picks moves: the search, or a baseline opponent for
     /// arenas and front ends (random: any legal move; greedy: the best-looking move one
-    /// ply ahead). Both baselines ignore the limits of `go` and answer at once.
+    /// ply ahead). Both baselines ignore the limits of `go` and answer at once, but for
+    /// `go infinite` and a bare `go` (after `stop`) and `go ponder` (after `ponderhit`).
     #[arg(long, value_name = "HOW", default_value = "search", value_parser = Play::NAMES)]
     play: String,
     #[command(subcommand)]

@@ -124,6 +124,13 @@ fn self_play_in_every_variant_finishes_and_the_records_replay() {
         let summary = stdout(&output);
         let (wins, draws, losses) = wdl(&summary);
         assert_eq!(wins + draws + losses, 2, "{summary}");
+        // One engine against itself: the summary tells the two apart.
+        let first = summary.lines().next().unwrap_or_default();
+        assert!(
+            first.starts_with("ternion ") && first.contains(" (engine 1) vs ternion "),
+            "{summary}"
+        );
+        assert!(first.ends_with(" (engine 2): 2 games"), "{summary}");
         assert!(
             summary.contains("every game ended by the rules"),
             "{summary}"
@@ -644,6 +651,23 @@ fn the_shards_of_a_match_merged_are_the_whole_match() {
         .expect("the ternion binary runs");
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("recorded twice"));
+    // A bad record is named with its file.
+    let text = std::fs::read_to_string(&whole_file[0].0).unwrap();
+    let bad = Scratch::new("bad-result.txt");
+    let first_result = text.find("[Result \"").expect("a result tag");
+    let mut broken = text.clone();
+    broken.replace_range(first_result..first_result + 9, "[Result \"sideways");
+    std::fs::write(&bad.0, broken).unwrap();
+    let output = Command::new(TERNION)
+        .args(["stats", whole_file[0].path(), bad.path()])
+        .output()
+        .expect("the ternion binary runs");
+    assert_eq!(output.status.code(), Some(2));
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        error.contains(&format!("{}: game 1: result", bad.path())),
+        "{error}"
+    );
 }
 
 #[test]

@@ -105,11 +105,24 @@ fn bad_input_gives_one_line_on_stderr_and_status_2() {
             &["analyze", "lielow", "--depth", "200"],
             "200 is not in 1..=127",
         ),
+        // The protocol's bounds of Hash and Threads hold on the command line too.
         (
             &["analyze", "lielow", "--depth", "2", "--threads", "0"],
-            "0 is not in 1..=1024",
+            "Threads takes a whole number from 1 to",
         ),
-        (&["bench", "--threads", "0"], "0 is not in 1..=1024"),
+        (
+            &["analyze", "lielow", "--depth", "2", "--threads", "1000"],
+            "Threads takes a whole number from 1 to",
+        ),
+        (
+            &["analyze", "lielow", "--depth", "1", "--hash", "0"],
+            "Hash takes a whole number from 1 to 4096",
+        ),
+        (
+            &["analyze", "lielow", "--depth", "1", "--hash", "99999999"],
+            "Hash takes a whole number from 1 to 4096",
+        ),
+        (&["bench", "--threads", "0"], "Threads takes a whole number"),
         (&["stats"], "<RECORDS>"),
         (&["stats", "/nonexistent/records.txt"], "cannot read"),
         (&["frobnicate"], ""),
@@ -179,6 +192,30 @@ fn analyze_prints_info_lines_then_the_best_move() {
         "2",
     ]);
     assert!(stdout(&output).ends_with("bestmove (none)\n"));
+}
+
+#[test]
+fn analyze_answers_a_finished_game_as_the_protocol_does() {
+    // Blue has captured the Red king: the game is over.
+    let output = ternion(&[
+        "analyze",
+        "lielow",
+        "--fen",
+        "8/8/8/3b2*4/8/8/8/8 r",
+        "--depth",
+        "3",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "info string gameover p1win\nbestmove (none)\n"
+    );
+}
+
+#[test]
+fn the_package_says_which_compiler_it_needs() {
+    // An old toolchain is told by cargo, not by a syntax error in the code.
+    assert!(!env!("CARGO_PKG_RUST_VERSION").is_empty());
 }
 
 #[test]
@@ -362,10 +399,19 @@ fn the_baseline_movers_answer_go_at_once() {
         "(none)"
     );
 
-    // `go infinite` still waits for `stop`.
-    let (out, _) = serve(&["--play", "random"], "go infinite\nisready\nstop\n");
-    let ready = out.find("readyok").expect("readyok");
-    assert!(out.find("bestmove").expect("bestmove") > ready, "{out}");
+    // `go infinite` and a bare `go` still wait for `stop`, `go ponder` for `ponderhit`.
+    for (play, input) in [
+        ("random", "go infinite\nisready\nstop\n"),
+        ("random", "go\nisready\nstop\n"),
+        (
+            "greedy",
+            "go ponder p1time 1000 p2time 1000\nisready\nponderhit\n",
+        ),
+    ] {
+        let (out, _) = serve(&["--play", play], input);
+        let ready = out.find("readyok").expect("readyok");
+        assert!(out.find("bestmove").expect("bestmove") > ready, "{out}");
+    }
 
     let output = ternion(&["--play", "best"]);
     assert_eq!(output.status.code(), Some(2));

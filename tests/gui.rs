@@ -151,10 +151,25 @@ fn a_short_game_over_the_socket() {
         until(&mut other, "response").last().unwrap(),
         "response lielow"
     );
-    // A message over the cap ends that connection, not the server.
+    // A message over the cap ends that connection, with the code that says so (1009), not
+    // the server.
     let _ = other.send(Message::text("x".repeat(100_000)));
-    let ended = (0..100).any(|_| other.read().is_err());
-    assert!(ended, "the oversized message closed the socket");
+    let mut code = None;
+    for _ in 0..100 {
+        match other.read() {
+            Ok(Message::Close(frame)) => {
+                code = frame.map(|f| u16::from(f.code));
+                break;
+            }
+            Ok(_) => continue,
+            Err(_) => break,
+        }
+    }
+    assert_eq!(
+        code,
+        Some(1009),
+        "the oversized message closed the socket as too big"
+    );
     socket.send(Message::text("query variant")).unwrap();
     assert_eq!(
         until(&mut socket, "response").last().unwrap(),
@@ -164,4 +179,73 @@ fn a_short_game_over_the_socket() {
     socket.send(Message::text("quit")).unwrap();
     let closed = (0..100).any(|_| matches!(socket.read(), Err(_) | Ok(Message::Close(_))));
     assert!(closed);
+}
+
+#[test]
+fn silent_connections_do_not_keep_the_page_down() {
+    let server = start();
+    let port = server.port;
+    // More silent sockets than the server serves connections at once.
+    let silent: Vec<TcpStream> = (0..30)
+        .map(|_| TcpStream::connect(("127.0.0.1", port)).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(100));
+    let page = get(port, "/", &format!("Host: 127.0.0.1:{port}\r\n"));
+    assert!(page.starts_with("HTTP/1.1 200 OK\r\n"), "{page}");
+    drop(silent);
+}
+
+#[test]
+fn requests_the_server_cannot_trust_or_serve_are_answered_plainly() {
+    let server = start();
+    let port = server.port;
+    let host = format!("Host: 127.0.0.1:{port}\r\n");
+    // Two Host headers: which one was meant is anybody's guess.
+    let twice = get(port, "/", &format!("Host: evil.example\r\n{host}"));
+    assert!(twice.starts_with("HTTP/1.1 400"), "{twice}");
+    // /ws without a WebSocket upgrade, and an upgrade without its key.
+    let plain = get(port, "/ws", &host);
+    assert!(plain.starts_with("HTTP/1.1 426"), "{plain}");
+    assert!(plain.contains("\r\nUpgrade: websocket\r\n"), "{plain}");
+    let origin = format!("Origin: http://127.0.0.1:{port}\r\n");
+    let keyless = get(
+        port,
+        "/ws",
+        &format!("{host}{origin}Upgrade: websocket\r\nConnection: Upgrade\r\n"),
+    );
+    assert!(keyless.starts_with("HTTP/1.1 400"), "{keyless}");
+    // A query string is still the page.
+    let page = get(port, "/?x=1", &host);
+    assert!(page.starts_with("HTTP/1.1 200 OK\r\n"), "{page}");
+}
+
+#[test]
+fn a_page_daemon_takes_a_small_table_and_few_threads() {
+    let server = start();
+    let origin = format!("http://127.0.0.1:{}", server.port);
+    let mut socket = connect(server.port, &origin).unwrap();
+    socket.send(Message::text("ugi")).unwrap();
+    let handshake = until(&mut socket, "ugiok");
+    assert!(
+        handshake
+            .iter()
+            .any(|l| l == "option name Hash type spin default 16 min 1 max 64"),
+        "{handshake:?}"
+    );
+    socket
+        .send(Message::text("setoption name Hash value 4096\nisready"))
+        .unwrap();
+    let replies = until(&mut socket, "readyok");
+    assert_eq!(
+        replies[0],
+        "info string error bad-option-value: Hash 4096 (this daemon takes at most 64)"
+    );
+    socket
+        .send(Message::text("setoption name Threads value 3\nisready"))
+        .unwrap();
+    let replies = until(&mut socket, "readyok");
+    assert!(
+        replies[0].starts_with("info string error bad-option-value: Threads 3"),
+        "{replies:?}"
+    );
 }

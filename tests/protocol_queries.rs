@@ -86,6 +86,36 @@ fn agreement<G: Playable>() -> usize {
             ask(&mut daemon, "query variant"),
             format!("response {}", G::VARIANT)
         );
+        // `eval`: its total is the evaluation the search plays with, and the sum of its
+        // terms.
+        output.lock().expect("output").clear();
+        daemon.handle("eval");
+        let lines = output.lock().expect("output").clone();
+        let last = lines.last().expect("an eval line");
+        match game.outcome() {
+            Some(_) => assert!(last.starts_with("Eval: none, the game is over"), "{last}"),
+            None => {
+                let terms: i32 = lines[1..lines.len() - 1]
+                    .iter()
+                    .map(|line| {
+                        let words: Vec<&str> = line.split_whitespace().collect();
+                        let [_, value, weight, score] = words[..] else {
+                            panic!("a term line: {line}")
+                        };
+                        let (value, weight, score): (i32, i32, i32) = (
+                            value.parse().unwrap(),
+                            weight.parse().unwrap(),
+                            score.parse().unwrap(),
+                        );
+                        assert_eq!(value * weight, score, "{line}");
+                        score
+                    })
+                    .sum();
+                let evaluation = game.evaluate();
+                assert_eq!(terms, evaluation, "{lines:?}");
+                assert!(last.starts_with(&format!("Eval: {evaluation} for the side to move")));
+            }
+        }
         compared += 1;
     }
     compared

@@ -994,3 +994,29 @@ fn each_game_estimates_the_moves_left_for_the_clock() {
         assert!(later >= 8, "{variant}: {later}");
     }
 }
+
+#[test]
+fn a_search_with_nothing_to_choose_reports_its_own_seldepth() {
+    let game = Lielow8::start();
+    let mut searcher = Searcher::<Lielow8>::new(1);
+    let stop = AtomicBool::new(false);
+    let not_pondering = AtomicBool::new(false);
+    let control = Control {
+        stop: &stop,
+        pondering: &not_pondering,
+    };
+    let deep = searcher.search(&game, &to_depth(6), &stop, &mut |_| {});
+    assert!(deep.depth == 6);
+    // One root move allowed: nothing is searched, and nothing of the search before shows.
+    let mut moves = Vec::new();
+    game.generate_moves(&mut moves);
+    let only = RootOptions {
+        only: vec![moves[0]],
+        multipv: 1,
+    };
+    let mut infos = Vec::new();
+    searcher.search_with(&game, &to_depth(6), &only, control, &mut |info| {
+        infos.push((info.depth, info.seldepth))
+    });
+    assert_eq!(infos, [(1, 1)]);
+}

@@ -98,6 +98,9 @@ fn a_build_reports_each_level_and_the_figures() {
     assert!(progress.contains("win/draw/loss"), "{progress}");
     let summary = text(&output.stdout);
     assert!(summary.starts_with("4 levels, 4 solved now: "), "{summary}");
+    // Levels this small give no estimate of the time left: they solve far faster a
+    // position than large ones.
+    assert!(!progress.contains("about"), "{progress}");
     // Both ways round for unequal men: 6 tables.
     assert_eq!(files(&dir).len(), 6);
     std::fs::remove_dir_all(&dir).unwrap();
@@ -118,9 +121,31 @@ fn a_resumed_build_equals_one_run_through() {
     assert!(progress.contains("2v2: built already"), "{progress}");
     assert!(!progress.contains("3v1: built already"), "{progress}");
     assert_eq!(files(&dir), whole);
-    // Built again, nothing is solved.
+    // Built again, nothing is solved, and the summary says so.
     let again = build(&dir, MEN, &[]);
-    assert!(text(&again.stdout).contains(" 0 solved now"));
+    let summary = text(&again.stdout);
+    assert!(
+        summary.starts_with("nothing to build: the ") && !summary.contains("-0.0"),
+        "{summary}"
+    );
+    assert!(
+        !text(&again.stderr).contains("left"),
+        "{}",
+        text(&again.stderr)
+    );
+    assert_eq!(files(&dir), whole);
+    // A damaged table stops the build with the way on.
+    std::fs::write(dir.join("egaraguti-2v2.egt"), b"ternEGT\0 but nothing more").unwrap();
+    let damaged = build(&dir, MEN, &[]);
+    assert_eq!(damaged.status.code(), Some(2));
+    let error = text(&damaged.stderr);
+    assert!(
+        error.contains("egaraguti-2v2.egt is not a usable table")
+            && error.contains("delete it and run the build again"),
+        "{error}"
+    );
+    std::fs::remove_file(dir.join("egaraguti-2v2.egt")).unwrap();
+    assert!(build(&dir, MEN, &[]).status.success());
     assert_eq!(files(&dir), whole);
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -220,6 +245,9 @@ fn the_probe_refuses_what_it_cannot_answer() {
         assert_eq!(error.lines().count(), 1, "{error}");
         assert!(error.starts_with("ternion: "), "{error}");
     }
+    // A directory that is not there is named as such.
+    let error = text(&ternion(cases[3]).stderr);
+    assert_eq!(error, "ternion: no directory /no/such/dir\n");
 }
 
 /// A position string of Egara-guti from the men of each side.
@@ -438,7 +466,7 @@ fn relabelling_gives_solved_positions_the_tables_result() {
         expected.push(format!("{} {position}", truth.unwrap_or(played)));
     }
     let mut tables = Tablebase::new(tables_dir());
-    let (relabelled, count) = relabel_all(&mut tables, &data).unwrap();
+    let (relabelled, count) = relabel_all(&mut tables, "data", &data).unwrap();
     assert_eq!(relabelled.lines().collect::<Vec<_>>(), expected);
     assert_eq!((count.lines, count.solved), (200, 150));
     let changed = data
@@ -449,8 +477,8 @@ fn relabelling_gives_solved_positions_the_tables_result() {
     assert_eq!(count.changed, changed);
     assert!(changed > 50, "the wrong results were put right: {changed}");
     // Not data: refused with the line.
-    let error = relabel_all(&mut tables, "draw 5/3/3/1/3/1w1/b3w b 0 1").unwrap_err();
-    assert!(error.contains("draw"), "{error}");
+    let error = relabel_all(&mut tables, "x.txt", "draw 5/3/3/1/3/1w1/b3w b 0 1").unwrap_err();
+    assert!(error.starts_with("x.txt:1: not a result: draw"), "{error}");
 }
 
 #[test]

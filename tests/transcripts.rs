@@ -119,6 +119,24 @@ fn a_star_in_an_expected_line_stands_for_any_run_of_characters() {
     assert!(!matches("x*", "y"));
 }
 
+/// The README's protocol session, as the engine answers it: the block after the heading
+/// "A protocol session", where `...` stands for any figures.
+#[test]
+fn the_readme_session_is_what_the_engine_says() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("the README");
+    let session = readme
+        .split("## A protocol session")
+        .nth(1)
+        .and_then(|rest| rest.split("```text\n").nth(1))
+        .and_then(|block| block.split("```").next())
+        .expect("the README's protocol session");
+    assert!(session.lines().count() >= 6, "{session}");
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("readme-session.txt");
+    std::fs::write(&path, session.replace("...", "*")).expect("a scratch file");
+    replay(&path);
+}
+
 #[test]
 fn every_transcript_replays() {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol/transcripts");

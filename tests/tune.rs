@@ -73,7 +73,7 @@ fn a_fit_ends_no_worse_on_held_out_positions_than_it_started() {
         step: 1.0,
     };
     let mut steps = 0;
-    let report = tune(&config, data.lines(), &mut |_| steps += 1).expect("the fit runs");
+    let report = tune(&config, &[("data", &data)], &mut |_| steps += 1).expect("the fit runs");
     assert!(steps > 1);
     assert_eq!(report.before.len(), report.after.len());
     assert_eq!(report.training + report.held_out, data.lines().count());
@@ -98,13 +98,18 @@ fn bad_data_is_refused_with_its_line() {
         step: 1.0,
     };
     let bad = [
-        ("2 8/8/8/8/8/8/8/b1*7 b", "line 1: bad result"),
-        ("1 nonsense", "line 1: bad position"),
-        ("1", "line 1: expected <result> <position>"),
-        ("", "too little data"),
+        ("2 8/8/8/8/8/8/8/b1*7 b", "bad.txt:2: bad result"),
+        ("1 nonsense", "bad.txt:2: bad position"),
+        ("1", "bad.txt:2: expected <result> <position>"),
     ];
+    // The bad line is named by its file and its line in that file.
+    let good = "1 8/8/8/8/8/8/8/b1*7 b";
     for (data, reason) in bad {
-        let error = tune(&config, data.lines(), &mut |_| {}).expect_err(data);
+        let second = format!("{good}\n{data}");
+        let sources = [("good.txt", good), ("bad.txt", second.as_str())];
+        let error = tune(&config, &sources, &mut |_| {}).expect_err(data);
         assert!(error.starts_with(reason), "{data}: {error}");
     }
+    let error = tune(&config, &[("empty.txt", "")], &mut |_| {}).expect_err("no data");
+    assert!(error.starts_with("too little data"), "{error}");
 }

@@ -171,10 +171,14 @@ fn play_scheduled<G: Playable>(
             .as_ref()
             .map_or(commands[seat].to_owned(), |e| e.name.clone())
     });
-    if names[0] == names[1] && commands[0] != commands[1] {
+    if names[0] == names[1] {
         // One engine run two ways (`ternion` and `ternion --play random`, say): the command
-        // tells the seats apart in the summary and the records.
-        names = [0, 1].map(|seat| format!("{} ({})", names[seat], commands[seat]));
+        // tells the seats apart in the summary and the records; one engine against itself
+        // is told apart by its place on the command line.
+        names = [0, 1].map(|seat| match commands[0] == commands[1] {
+            true => format!("{} (engine {})", names[seat], seat + 1),
+            false => format!("{} ({})", names[seat], commands[seat]),
+        });
     }
     let verdict = match started {
         Err(termination) => {

@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::Args;
 use ternion::games::{Playable, Tablebases};
 use ternion::protocol::format;
-use ternion::protocol::options::{DEFAULT_HASH_MIB, MAX_HASH_MIB};
+use ternion::protocol::options::DEFAULT_HASH_MIB;
 use ternion::search::{Limits, Searcher};
 
 use super::position::PositionArgs;
@@ -31,12 +31,13 @@ pub struct AnalyzeArgs {
     /// Search this many nodes.
     #[arg(long)]
     nodes: Option<u64>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = DEFAULT_HASH_MIB as usize, value_name = "MIB")]
+    /// Transposition table size in MiB (1 to 4096, as the protocol's Hash).
+    #[arg(long, default_value_t = DEFAULT_HASH_MIB as usize, value_name = "MIB", value_parser = super::hash_mib)]
     hash: usize,
-    /// Search threads (more than one makes results vary from run to run).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=ternion::search::MAX_THREADS as i64))]
-    threads: u32,
+    /// Search threads (more than one makes results vary from run to run; at most twice
+    /// the cores, as the protocol's Threads).
+    #[arg(long, default_value_t = 1, value_parser = super::search_threads)]
+    threads: usize,
     /// Probe the exact tables in this directory (Egara-guti's, see `ternion tables`).
     #[arg(long, value_name = "DIR")]
     tables: Option<std::path::PathBuf>,
@@ -72,8 +73,8 @@ fn analyze<G: Playable>(args: &AnalyzeArgs) -> Result<(), String> {
         movetime: args.movetime.map(Duration::from_millis),
         ..Limits::default()
     };
-    let mut searcher = Searcher::<G>::new(args.hash.clamp(1, MAX_HASH_MIB as usize));
-    searcher.set_threads(args.threads as usize);
+    let mut searcher = Searcher::<G>::new(args.hash);
+    searcher.set_threads(args.threads);
     if let Some(dir) = &args.tables {
         let tablebases = Tablebases::load(dir)?;
         if tablebases.is_empty() {
@@ -87,6 +88,12 @@ fn analyze<G: Playable>(args: &AnalyzeArgs) -> Result<(), String> {
         for line in game.diagram() {
             let _ = writeln!(out, "{line}");
         }
+    }
+    // A finished game is answered as the protocol answers `go` there.
+    if let Some(outcome) = game.outcome() {
+        let _ = writeln!(out, "{}", format::gameover(outcome));
+        let _ = writeln!(out, "{}", format::bestmove(None, None));
+        return Ok(());
     }
     // A closed stdout ends the printing, not the command.
     let result = searcher.search(&game, &limits, &stop, &mut |info| {

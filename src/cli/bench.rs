@@ -17,8 +17,8 @@ pub struct BenchArgs {
     #[arg(long, conflicts_with_all = ["depth", "threads"])]
     latency: bool,
     /// Search threads; the node count is the search's signature only with one.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=ternion::search::MAX_THREADS as i64))]
-    threads: u32,
+    #[arg(long, default_value_t = 1, value_parser = super::search_threads)]
+    threads: usize,
 }
 
 /// Runs the command; `Err` carries the one-line message for stderr.
@@ -32,12 +32,11 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     // A reader that goes away (`| head`) ends the bench, not with a panic.
     let closed = AtomicBool::new(false);
     let mut out = io::stdout().lock();
-    let totals =
-        ternion::bench::run_until(args.depth, args.threads as usize, &closed, &mut |line| {
-            if writeln!(out, "{}", format::bench_line(&line)).is_err() {
-                closed.store(true, Ordering::Relaxed);
-            }
-        });
+    let totals = ternion::bench::run_until(args.depth, args.threads, &closed, &mut |line| {
+        if writeln!(out, "{}", format::bench_line(&line)).is_err() {
+            closed.store(true, Ordering::Relaxed);
+        }
+    });
     if !closed.load(Ordering::Relaxed) {
         writeln!(out, "{}", format::bench_total(totals.nodes, totals.nps))
             .map_err(|error| format!("cannot write the result: {error}"))?;

@@ -40,6 +40,16 @@ pub fn first_line(message: &str) -> String {
     line
 }
 
+/// `--hash`: the transposition table's MiB, within the bounds of the protocol's `Hash`.
+pub fn hash_mib(text: &str) -> Result<usize, String> {
+    ternion::protocol::options::read_spin("Hash", text).map(|mib| mib as usize)
+}
+
+/// `--threads`: search threads, within the bounds of the protocol's `Threads`.
+pub fn search_threads(text: &str) -> Result<usize, String> {
+    ternion::protocol::options::read_spin("Threads", text).map(|threads| threads as usize)
+}
+
 /// A warning on stderr about a command that will run but may not end in useful time.
 pub fn warn(message: &str) {
     eprintln!("ternion: warning: {message}");

@@ -7,10 +7,10 @@ use clap::Args;
 use ternion::games::Playable;
 use ternion::rules::perft::{divide, perft};
 
+use ternion::protocol::options::MAX_PERFT_DEPTH;
+
 use super::position::PositionArgs;
 
-/// The deepest count the command takes: far beyond what any game reaches in a lifetime.
-const MAX_DEPTH: u32 = 64;
 /// Counts expected to take longer than this get a warning first.
 const PATIENCE_SECONDS: f64 = 60.0;
 /// Probing depths stop once one takes this long: the next would take a few branching
@@ -22,7 +22,7 @@ pub struct PerftArgs {
     #[command(flatten)]
     position: PositionArgs,
     /// Depth in plies (at most 64).
-    #[arg(value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64))]
+    #[arg(value_parser = clap::value_parser!(u32).range(0..=MAX_PERFT_DEPTH as i64))]
     depth: u32,
     /// Print the count below each legal move first.
     #[arg(long)]

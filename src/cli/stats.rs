@@ -25,7 +25,13 @@ pub fn run(args: &StatsArgs) -> Result<(), String> {
     for path in &args.files {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        records.extend(parse_records(&text).map_err(|e| format!("{}: {e}", path.display()))?);
+        let in_file = |e: String| format!("{}: {e}", path.display());
+        let parsed = parse_records(&text).map_err(in_file)?;
+        // Each record read as a game here, so that a bad one is named with its file.
+        for record in &parsed {
+            record.to_game_record().map_err(in_file)?;
+        }
+        records.extend(parsed);
     }
     if records.is_empty() {
         return Err("no games in the records".into());

@@ -106,6 +106,16 @@ fn run_build(args: &BuildArgs) -> Result<(), String> {
     };
     let done = build(&config, &mut |line| eprintln!("{line}"))?;
     let solved: Vec<_> = done.iter().filter_map(|d| d.report.as_ref()).collect();
+    if solved.is_empty() {
+        return writeln!(
+            io::stdout().lock(),
+            "nothing to build: the {} levels of at most {} men are in {}",
+            done.len(),
+            args.men,
+            args.dir.display()
+        )
+        .map_err(|e| format!("cannot write the summary: {e}"));
+    }
     let positions: u64 = solved.iter().map(|r| r.positions).sum();
     let seconds: f64 = solved.iter().map(|r| r.seconds).sum();
     let longest = solved.iter().map(|r| r.longest).max().unwrap_or(0);
@@ -133,6 +143,9 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
             format!("{value} for the side to move: the game is over")
         }
         None => {
+            if !args.dir.is_dir() {
+                return Err(format!("no directory {}", args.dir.display()));
+            }
             let mut tables = Tablebase::new(&args.dir);
             let material = ternion::games::egaraguti::tablebase::men_of(&game).material();
             if !tables.load(material)? {

@@ -47,24 +47,31 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
     if !(args.step > 0.0 && args.step.is_finite()) {
         return Err(format!("the step must be above 0, not {}", args.step));
     }
-    let mut text = String::new();
+    // Each file by its name, so that a bad line is reported as <file>:<line>.
+    let mut files = Vec::new();
     for path in &args.data {
-        text.push_str(
-            &std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
-        );
-        text.push('\n');
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        files.push((path.display().to_string(), text));
     }
     if let Some(dir) = &args.tables {
         if variant != Variant::Egaraguti {
             return Err(format!("{variant} has no tables: only egaraguti has"));
         }
-        let (relabelled, count) = relabel_all(&mut Tablebase::new(dir), &text)?;
+        let mut tables = Tablebase::new(dir);
+        let (mut solved, mut lines, mut changed) = (0, 0, 0);
+        for (name, text) in &mut files {
+            let (relabelled, count) = relabel_all(&mut tables, name, text)?;
+            (solved, lines, changed) = (
+                solved + count.solved,
+                lines + count.lines,
+                changed + count.changed,
+            );
+            *text = relabelled;
+        }
         eprintln!(
-            "{} of {} positions solved by the tables, {} of them relabelled",
-            count.solved, count.lines, count.changed
+            "{solved} of {lines} positions solved by the tables, {changed} of them relabelled"
         );
-        text = relabelled;
     }
     let config = TuneConfig {
         variant,
@@ -72,7 +79,11 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         iterations: args.iterations,
         step: args.step,
     };
-    let report = tune(&config, text.lines(), &mut |line| eprintln!("{line}"))?;
+    let sources: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(name, text)| (name.as_str(), text.as_str()))
+        .collect();
+    let report = tune(&config, &sources, &mut |line| eprintln!("{line}"))?;
     let mut out = io::stdout().lock();
     let mut lines = vec![
         format!(

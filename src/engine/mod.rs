@@ -35,6 +35,14 @@ pub enum Event {
     },
 }
 
+/// One term of the static evaluation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalTerm {
+    pub feature: String,
+    pub value: i32,
+    pub weight: i32,
+}
+
 /// Where a search's events go.
 pub type Listener = Arc<dyn Fn(Event) + Send + Sync>;
 
@@ -79,6 +87,9 @@ pub trait Session: Send {
     fn fen(&self) -> String;
     /// The picture of the position for people, line by line.
     fn diagram(&self) -> Vec<String>;
+    /// The static evaluation for the side to move, term by term: each feature's name, its
+    /// value and its weight, in the evaluation's order; `None` once the game is over.
+    fn eval_terms(&self) -> Option<Vec<EvalTerm>>;
     /// The position's SVG picture, the last move of the `position` command marked.
     fn svg(&self) -> String;
     fn side_to_move(&self) -> Player;

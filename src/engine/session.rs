@@ -6,8 +6,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 
-use super::{Event, Listener, MovesApplied, SearchFlags, SearchJob, Session, panic_detail};
+use super::{
+    EvalTerm, Event, Listener, MovesApplied, SearchFlags, SearchJob, Session, panic_detail,
+};
 use crate::core::{Outcome, Player, PositionError};
+use crate::eval::feature_values;
 use crate::games::{Playable, Tablebases, Variant};
 use crate::search::baseline::{self, Play};
 use crate::search::{Control, RootOptions, Searcher};
@@ -146,6 +149,25 @@ impl<G: Playable> Session for GameSession<G> {
 
     fn diagram(&self) -> Vec<String> {
         self.game.diagram()
+    }
+
+    fn eval_terms(&self) -> Option<Vec<EvalTerm>> {
+        if self.result().is_some() {
+            return None;
+        }
+        let values = feature_values(&self.game);
+        Some(
+            values
+                .into_iter()
+                .zip(G::weights())
+                .enumerate()
+                .map(|(index, (value, &weight))| EvalTerm {
+                    feature: G::feature_name(index),
+                    value,
+                    weight,
+                })
+                .collect(),
+        )
     }
 
     fn svg(&self) -> String {

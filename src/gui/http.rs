@@ -10,8 +10,9 @@ use super::session;
 
 /// The longest request head read; a longer one is refused.
 const MAX_REQUEST: usize = 8 * 1024;
-/// How long a client may take to send its request.
-const REQUEST_TIME: Duration = Duration::from_secs(10);
+/// How long a client may take to send its request head. A connection holds no slot of the
+/// server while its head comes (see `serve`), so a silent one costs only a waiting thread.
+pub const REQUEST_TIME: Duration = Duration::from_secs(3);
 /// The page, embedded in the binary.
 const PAGE: &str = include_str!("page.html");
 
@@ -23,6 +24,8 @@ pub struct Request {
     pub host: Option<String>,
     pub origin: Option<String>,
     pub upgrade: Option<String>,
+    /// `Sec-WebSocket-Key`, which a WebSocket handshake must carry.
+    pub websocket_key: Option<String>,
     /// The length of the request head, blank line included.
     pub head_len: usize,
 }
@@ -56,6 +59,8 @@ pub fn parse_request(bytes: &[u8]) -> Parsed {
     let (Some(method), Some(path)) = (parsed.method, parsed.path) else {
         return Parsed::Invalid(400);
     };
+    // The page is the path without its query (`/?x=1` is `/`).
+    let path = path.split_once('?').map_or(path, |(path, _)| path);
     let mut request = Request {
         method: method.to_owned(),
         path: path.to_owned(),
@@ -67,8 +72,14 @@ pub fn parse_request(bytes: &[u8]) -> Parsed {
             "host" => &mut request.host,
             "origin" => &mut request.origin,
             "upgrade" => &mut request.upgrade,
+            "sec-websocket-key" => &mut request.websocket_key,
             _ => continue,
         };
+        // A header the server decides by must be there once: with two `Host` headers,
+        // which one a proxy or a browser meant is anybody's guess.
+        if slot.is_some() {
+            return Parsed::Invalid(400);
+        }
         match std::str::from_utf8(header.value) {
             Ok(value) => *slot = Some(value.trim().to_owned()),
             Err(_) => return Parsed::Invalid(400),
@@ -90,8 +101,10 @@ pub fn origin_allowed(origin: Option<&str>, port: u16) -> bool {
     })
 }
 
-/// Looks at the request on `stream` without reading it, waiting for its head to arrive.
-fn peek_request(stream: &TcpStream) -> Result<Request, u16> {
+/// Looks at the request on `stream` without reading it, waiting for its head to arrive:
+/// the status to answer when it does not.
+pub fn peek_request(stream: &TcpStream) -> Result<Request, u16> {
+    let _ = stream.set_read_timeout(Some(REQUEST_TIME));
     let started = Instant::now();
     let mut buffer = vec![0u8; MAX_REQUEST];
     loop {
@@ -114,13 +127,14 @@ fn peek_request(stream: &TcpStream) -> Result<Request, u16> {
     }
 }
 
-/// Serves one connection: the page, the WebSocket, or an error.
-pub fn handle(stream: TcpStream, port: u16) {
-    let _ = stream.set_read_timeout(Some(REQUEST_TIME));
-    let request = match peek_request(&stream) {
-        Ok(request) => request,
-        Err(status) => return respond(stream, status, "text/plain", "bad request\n", 0),
-    };
+/// Answers a connection whose request head could not be read with `status`.
+pub fn refuse(stream: TcpStream, status: u16) {
+    respond(stream, status, "text/plain", "bad request\n", 0);
+}
+
+/// Serves one connection whose request head is `request`: the page, the WebSocket, or an
+/// error.
+pub fn handle(stream: TcpStream, request: &Request, port: u16) {
     let head = request.head_len;
     if !host_allowed(request.host.as_deref(), port) {
         return respond(stream, 403, "text/plain", "unknown host\n", head);
@@ -130,16 +144,19 @@ pub fn handle(stream: TcpStream, port: u16) {
     }
     match request.path.as_str() {
         "/" | "/index.html" => respond(stream, 200, "text/html; charset=utf-8", PAGE, head),
-        "/ws"
-            if request
+        "/ws" => {
+            let upgrade = request
                 .upgrade
                 .as_deref()
-                .is_some_and(|u| u.eq_ignore_ascii_case("websocket")) =>
-        {
-            if origin_allowed(request.origin.as_deref(), port) {
-                session::run(stream);
-            } else {
+                .is_some_and(|u| u.eq_ignore_ascii_case("websocket"));
+            if !upgrade {
+                respond(stream, 426, "text/plain", "a WebSocket only\n", head);
+            } else if request.websocket_key.is_none() {
+                respond(stream, 400, "text/plain", "no Sec-WebSocket-Key\n", head);
+            } else if !origin_allowed(request.origin.as_deref(), port) {
                 respond(stream, 403, "text/plain", "not from this page\n", head);
+            } else {
+                session::run(stream);
             }
         }
         _ => respond(stream, 404, "text/plain", "not here\n", head),
@@ -177,11 +194,18 @@ fn respond(mut stream: TcpStream, status: u16, content_type: &str, body: &str, h
         404 => "Not Found",
         405 => "Method Not Allowed",
         408 => "Request Timeout",
+        426 => "Upgrade Required",
         431 => "Request Header Fields Too Large",
         _ => "Service Unavailable",
     };
+    // A 426 names the protocol to upgrade to, as the standard asks.
+    let upgrade = if status == 426 {
+        "Upgrade: websocket\r\n"
+    } else {
+        ""
+    };
     let response = format!(
-        "HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nContent-Security-Policy: default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self' ws://127.0.0.1:* ws://localhost:*; img-src 'self' data:\r\nConnection: close\r\n\r\n{body}",
+        "HTTP/1.1 {status} {reason}\r\n{upgrade}Content-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nContent-Security-Policy: default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self' ws://127.0.0.1:* ws://localhost:*; img-src 'self' data:\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     let _ = stream.write_all(response.as_bytes());

@@ -11,8 +11,9 @@
 //! Security: the server binds only to 127.0.0.1; every request must name this server in
 //! its `Host` header (a page of another site that resolves its own name to 127.0.0.1 is
 //! refused: no DNS rebinding), and a WebSocket must come from this server's page (`Origin`).
-//! Requests and messages are capped in size, connections in number, and nothing is written
-//! to disk.
+//! Requests and messages are capped in size, connections in number (a connection takes
+//! its slot only once its request has come, so silent sockets keep nobody out), each
+//! page's daemon in table size and threads, and nothing is written to disk.
 
 pub mod http;
 pub mod session;
@@ -23,8 +24,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 
-/// Connections served at once; more are refused until one ends.
+/// Connections served at once; more are refused until one ends. A connection takes its
+/// slot once its request head has come: a silent connection holds none.
 pub const MAX_CONNECTIONS: usize = 16;
+/// Connections whose request head has not come yet (each waits at most
+/// `http::REQUEST_TIME` on a thread of its own); more are refused at once.
+pub const MAX_WAITING: usize = 256;
 
 /// Binds the server to 127.0.0.1 on `port` (0: any free port) and returns the listener and
 /// the address it got.
@@ -38,24 +43,36 @@ pub fn bind(port: u16) -> io::Result<(TcpListener, SocketAddr)> {
 pub fn serve(listener: TcpListener) -> io::Result<()> {
     let port = listener.local_addr()?.port();
     let open = Arc::new(AtomicUsize::new(0));
+    let waiting = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
         let Ok(stream) = stream else {
             continue;
         };
-        if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-            open.fetch_sub(1, Ordering::SeqCst);
+        if waiting.fetch_add(1, Ordering::SeqCst) >= MAX_WAITING {
+            waiting.fetch_sub(1, Ordering::SeqCst);
             http::refuse_busy(stream);
             continue;
         }
-        let done = Arc::clone(&open);
+        let (open, done_waiting) = (Arc::clone(&open), Arc::clone(&waiting));
         let spawned = thread::Builder::new()
             .name("gui-connection".into())
             .spawn(move || {
-                http::handle(stream, port);
-                done.fetch_sub(1, Ordering::SeqCst);
+                let request = http::peek_request(&stream);
+                done_waiting.fetch_sub(1, Ordering::SeqCst);
+                match request {
+                    Err(status) => http::refuse(stream, status),
+                    Ok(request) => {
+                        if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+                            http::refuse_busy(stream);
+                        } else {
+                            http::handle(stream, &request, port);
+                        }
+                        open.fetch_sub(1, Ordering::SeqCst);
+                    }
+                }
             });
         if let Err(error) = spawned {
-            open.fetch_sub(1, Ordering::SeqCst);
+            waiting.fetch_sub(1, Ordering::SeqCst);
             log::warn!("gui: no thread for a connection: {error}");
         }
     }

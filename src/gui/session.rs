@@ -8,17 +8,25 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use tungstenite::protocol::WebSocketConfig;
+use tungstenite::protocol::frame::CloseFrame;
+use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::{Error, Message};
 
 use crate::games::Variant;
-use crate::protocol::daemon::Daemon;
-use crate::protocol::daemon::Sink;
+use crate::protocol::daemon::{Daemon, Sink};
 use crate::protocol::input::MAX_LINE;
+use crate::protocol::options::Caps;
 
 /// The largest message or frame a client may send.
 pub const MAX_MESSAGE: usize = 64 * 1024;
 /// How often the connection looks for what the daemon said while the client is silent.
 const POLL: Duration = Duration::from_millis(10);
+/// What a page's daemon may take: up to 16 connections share one machine, so each gets a
+/// small table and few threads (16 x 64 MiB at most, not 16 x 4 GiB).
+pub const PAGE_CAPS: Caps = Caps {
+    hash_mib: 64,
+    threads: 2,
+};
 
 /// Completes the WebSocket handshake on `stream` and serves the protocol on it until the
 /// client leaves or sends `quit`.
@@ -40,7 +48,7 @@ pub fn run(stream: TcpStream) {
     let sink: Sink = Arc::new(move |line: String| {
         let _ = said.send(line);
     });
-    let mut daemon = Daemon::new(Variant::Lielow, sink);
+    let mut daemon = Daemon::new(Variant::Lielow, sink).with_caps(PAGE_CAPS);
     'session: loop {
         let mut wrote = false;
         while let Ok(line) = to_send.try_recv() {
@@ -63,6 +71,16 @@ pub fn run(stream: TcpStream) {
                 }
             }
             Ok(Message::Close(_)) => break,
+            Err(Error::Capacity(error)) => {
+                // Too big a message: closed with the code that says so (1009).
+                let frame = CloseFrame {
+                    code: CloseCode::Size,
+                    reason: format!("{error}").into(),
+                };
+                let _ = socket.close(Some(frame));
+                let _ = socket.flush();
+                break;
+            }
             // Pings are answered by the socket itself; binary messages mean nothing here.
             Ok(_) => {}
             Err(Error::Io(error))

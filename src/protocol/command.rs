@@ -11,11 +11,12 @@ use std::fmt;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_till1};
 use nom::character::complete::{char, u32 as decimal_u32, u64 as decimal_u64};
-use nom::combinator::{eof, map, opt, rest, value};
+use nom::combinator::{eof, map, opt, rest, value, verify};
 use nom::multi::many0;
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
+use super::options::MAX_PERFT_DEPTH;
 use crate::printable::echo;
 
 /// One protocol command.
@@ -39,6 +40,8 @@ pub enum Command {
     Query(Query),
     /// `d`: a diagram for people.
     Display,
+    /// `eval`: the static evaluation, feature by feature, for people.
+    Eval,
     Bench(Option<u32>),
     Help,
     /// `ponderhit`: the move pondered on was played; the search goes on, on the clock.
@@ -143,6 +146,7 @@ impl Command {
             "stop" => bare(Command::Stop).parse(&normal),
             "quit" => bare(Command::Quit).parse(&normal),
             "d" => bare(Command::Display).parse(&normal),
+            "eval" => bare(Command::Eval).parse(&normal),
             "help" => bare(Command::Help).parse(&normal),
             "ponderhit" => bare(Command::PonderHit).parse(&normal),
             "register" => Ok(("", Command::Ignored)),
@@ -281,13 +285,20 @@ const GO_WORDS: [&str; 15] = [
 /// `go perft <n>`, or `go` with limits in any order (none: infinite). Unlike every other
 /// command, `go` is never refused: words it cannot read are kept in
 /// [`GoCommand::skipped`] and the search runs on the rest, so that every `go` gets its
-/// `bestmove`.
+/// `bestmove`. An unreadable value never widens the search: a time counts as none left,
+/// a depth or node count as the smallest.
 fn go(input: &str) -> IResult<&str, Command> {
     let (input, _) = keyword("go").parse(input)?;
     if input == "perft" || input.starts_with("perft ") {
         // `go perft` counts, it does not search: a bad depth refuses the line.
-        let (rest_of_line, depth) =
-            terminated(preceded(keyword("perft"), decimal_u32), eof).parse(input)?;
+        let (rest_of_line, depth) = terminated(
+            preceded(
+                keyword("perft"),
+                verify(decimal_u32, |&depth| depth <= MAX_PERFT_DEPTH),
+            ),
+            eof,
+        )
+        .parse(input)?;
         return Ok((rest_of_line, Command::GoPerft(depth)));
     }
     let mut limits = GoCommand::default();
@@ -308,9 +319,13 @@ fn go(input: &str) -> IResult<&str, Command> {
                 let value = words.next_if(|w| !is_go_word(w));
                 match value.and_then(number) {
                     Some(n) if set_go_value(&mut limits, word, n) => {}
-                    _ => limits
-                        .skipped
-                        .push(value.map_or(word.to_owned(), |v| format!("{word} {v}"))),
+                    _ => {
+                        // An unreadable value never widens the search.
+                        set_unreadable_go_value(&mut limits, word);
+                        limits
+                            .skipped
+                            .push(value.map_or(word.to_owned(), |v| format!("{word} {v}")));
+                    }
                 }
             }
             _ => limits.skipped.push(word.to_owned()),
@@ -343,6 +358,22 @@ fn set_go_value(limits: &mut GoCommand, word: &str, n: u64) -> bool {
         _ => return false,
     }
     true
+}
+
+/// What a `go` word whose value cannot be read stands for: a clock, increment or move
+/// time counts as no time left, a depth or node count as the smallest; `movestogo` and
+/// `mate` are left out.
+fn set_unreadable_go_value(limits: &mut GoCommand, word: &str) {
+    match word {
+        "p1time" | "wtime" => limits.p1time = Some(0),
+        "p2time" | "btime" => limits.p2time = Some(0),
+        "p1inc" | "winc" => limits.p1inc = Some(0),
+        "p2inc" | "binc" => limits.p2inc = Some(0),
+        "movetime" => limits.movetime = Some(0),
+        "depth" => limits.depth = Some(1),
+        "nodes" => limits.nodes = Some(1),
+        _ => {}
+    }
 }
 
 /// `query <what> [<move>]`.
@@ -401,6 +432,8 @@ mod tests {
         assert_eq!(parse("stop"), Command::Stop);
         assert_eq!(parse("quit"), Command::Quit);
         assert_eq!(parse("d"), Command::Display);
+        assert_eq!(parse("eval"), Command::Eval);
+        assert_eq!(bad("eval now"), "bad-arguments");
         assert_eq!(parse("help"), Command::Help);
         assert_eq!(parse("ponderhit"), Command::PonderHit);
         assert_eq!(parse("debug on"), Command::Ignored);
@@ -521,6 +554,9 @@ mod tests {
         assert_eq!(parse("go perft 3"), Command::GoPerft(3));
         assert_eq!(bad("go perft"), "bad-arguments");
         assert_eq!(bad("go perft 3 4"), "bad-arguments");
+        assert_eq!(bad("go perft 65"), "bad-arguments");
+        assert_eq!(bad("go perft 99999"), "bad-arguments");
+        assert_eq!(parse("go perft 64"), Command::GoPerft(64));
     }
 
     #[test]
@@ -572,6 +608,27 @@ mod tests {
                 ..GoCommand::default()
             })
         );
+    }
+
+    #[test]
+    fn an_unreadable_value_never_widens_the_search() {
+        let go = |line: &str| match parse(line) {
+            Command::Go(go) => go,
+            other => panic!("{line}: {other:?}"),
+        };
+        // A time that cannot be read is no time left.
+        let clock = go("go p1time -5 p2time 100");
+        assert_eq!((clock.p1time, clock.p2time), (Some(0), Some(100)));
+        assert_eq!(go("go wtime x btime 7 winc y").p1inc, Some(0));
+        assert_eq!(go("go movetime soon").movetime, Some(0));
+        // A depth or node count that cannot be read is the smallest.
+        assert_eq!(go("go depth -1 nodes 5").depth, Some(1));
+        assert_eq!(go("go nodes 99999999999999999999999").nodes, Some(1));
+        assert_eq!(go("go depth").depth, Some(1));
+        // Unknown words and unreadable `mate`/`movestogo` are only skipped.
+        let typo = go("go depht 3");
+        assert_eq!((typo.depth, typo.skipped.len()), (None, 2));
+        assert_eq!(go("go mate x").mate, None);
     }
 
     #[test]

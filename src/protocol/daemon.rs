@@ -19,7 +19,7 @@ use std::time::Duration;
 use super::command::{Command, CommandError, GoCommand, PositionCommand, Query};
 use super::format;
 use super::options::{
-    self, DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, OPTIONS, OptionId, OptionSpec, Value,
+    self, Caps, DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, OPTIONS, OptionId, OptionSpec, Value,
 };
 use crate::core::Player;
 use crate::engine::{
@@ -56,6 +56,8 @@ pub struct Daemon {
     ponder: bool,
     /// The running (or finished, not yet joined) work.
     work: Option<Work>,
+    /// The most `Hash` and `Threads` this daemon takes.
+    caps: Caps,
     sink: Sink,
 }
 
@@ -77,8 +79,16 @@ impl Daemon {
             multipv: 1,
             ponder: false,
             work: None,
+            caps: Caps::NONE,
             sink,
         }
+    }
+
+    /// The same daemon taking no more than `caps` of `Hash` and `Threads` (a daemon
+    /// serving a page, one of several on the machine).
+    pub fn with_caps(mut self, caps: Caps) -> Self {
+        self.caps = caps;
+        self
     }
 
     fn say(&self, line: impl Into<String>) {
@@ -171,6 +181,11 @@ impl Daemon {
             }
             Command::Query(query) => self.query(query),
             Command::Display => self.display(),
+            Command::Eval => {
+                for line in format::eval(&*self.session) {
+                    self.say(line);
+                }
+            }
             Command::Bench(depth) => self.bench(depth),
             Command::Help => self.help(),
             Command::Ignored => {}
@@ -183,7 +198,7 @@ impl Daemon {
             self.say(line);
         }
         for option in &OPTIONS {
-            self.say(option.listing());
+            self.say(option.listing(self.caps));
         }
         self.say(ok);
     }
@@ -193,8 +208,18 @@ impl Daemon {
         let Some(option) = options::find(name) else {
             return self.error("unknown-option", echo(name));
         };
-        match option.read(value) {
+        match option.read(value, self.caps) {
             Some(read) => self.apply_option(option, read),
+            // A value the table takes but this daemon's caps do not: say where the cap is.
+            None if option.read(value, Caps::NONE).is_some() => self.error(
+                "bad-option-value",
+                format!(
+                    "{} {} (this daemon takes at most {})",
+                    echo(name),
+                    echo(value),
+                    option.max(self.caps).unwrap_or_default()
+                ),
+            ),
             None => self.error(
                 "bad-option-value",
                 format!("{} {}", echo(name), echo(value)),
@@ -363,14 +388,24 @@ impl Daemon {
             infinite: go.infinite,
             move_overhead: self.move_overhead,
         };
-        // Bare `go` (or only unreadable words): infinite, as the protocol says.
-        let infinite = go.infinite
-            || (limits.depth.is_none()
-                && limits.nodes.is_none()
-                && limits.movetime.is_none()
-                && limits.clock.is_none()
-                && limits.mate.is_none());
-        let limits = Limits { infinite, ..limits };
+        let no_limit = limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && limits.clock.is_none()
+            && limits.mate.is_none();
+        // Without a limit, a `go` with nothing unreadable in it is endless, as the protocol
+        // says; one in which a word could not be read (a typo of a limit, say) answers with
+        // its first iteration's move: a misread limit must not become an endless search.
+        let infinite = go.infinite || (no_limit && go.skipped.is_empty());
+        let depth = match no_limit && !go.skipped.is_empty() && !go.infinite {
+            true => Some(1),
+            false => limits.depth,
+        };
+        let limits = Limits {
+            infinite,
+            depth,
+            ..limits
+        };
         let flags = SearchFlags::new(infinite, go.ponder);
         let job = SearchJob {
             limits,

@@ -199,6 +199,35 @@ pub fn display(session: &dyn Session) -> Vec<String> {
     lines
 }
 
+/// The lines of `eval`: every feature the position has (value not 0) with its weight and
+/// their product, then the total for the side to move, the engine's static evaluation.
+pub fn eval(session: &dyn Session) -> Vec<String> {
+    let Some(terms) = session.eval_terms() else {
+        return vec![format!(
+            "Eval: none, the game is over ({})",
+            result_word(session.result())
+        )];
+    };
+    let mut lines = vec![format!(
+        "{:<24} {:>7} {:>7} {:>8}",
+        "feature", "value", "weight", "score"
+    )];
+    let mut total = 0;
+    for term in terms.iter().filter(|term| term.value != 0) {
+        let score = term.value * term.weight;
+        total += score;
+        lines.push(format!(
+            "{:<24} {:>7} {:>7} {:>8}",
+            term.feature, term.value, term.weight, score
+        ));
+    }
+    lines.push(format!(
+        "Eval: {total} for the side to move ({})",
+        player_word(session.side_to_move())
+    ));
+    lines
+}
+
 /// The lines of `help`, with the options' names (`A, B, ...`) folded in.
 pub fn help(option_names: &str) -> Vec<String> {
     const OPTIONS_AT: &str = "  setoption name <id> [value <x>] ";
@@ -230,6 +259,7 @@ pub fn help(option_names: &str) -> Vec<String> {
             "  stop | ponderhit | quit         stop answers at once; nothing waits for a search",
             "  query gameover|p1turn|p2turn|result|legalmoves|islegal <m>|fen|variant|svg",
             "  d                               show the position",
+            "  eval                            the static evaluation, feature by feature",
             "  bench [depth]                   the search signature",
         ]
         .map(str::to_owned),

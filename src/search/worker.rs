@@ -169,6 +169,7 @@ impl<G: Searchable> Worker<G> {
             nodes: 0,
             pv: root_moves.first().copied().into_iter().collect(),
         };
+        self.seldepth = 0;
         if root_moves.len() <= 1 {
             // Game over, or one move to choose from: nothing to choose, only the score to tell.
             result.score = Score::from_raw(match root_moves.first() {
@@ -183,7 +184,9 @@ impl<G: Searchable> Worker<G> {
                     score
                 }
             });
-            on_info(&self.info(1, &result, None, started));
+            // With several lines asked for, the one line is still line 1.
+            let multipv = (options.multipv > 1).then_some(1);
+            on_info(&self.info(1, &result, multipv, started));
             return result;
         }
 

@@ -43,14 +43,23 @@ pub struct TuneReport {
     pub best_iteration: u32,
 }
 
-/// Fits the weights of `config.variant` to `lines` of self-play data (`<result> <position>`,
-/// the result from the first player's side). `progress` hears about the fit now and then.
-pub fn tune<'a>(
+/// Fits the weights of `config.variant` to self-play data: each source a name (a file's,
+/// for the errors, which say `<name>:<line>: ...`) and its text, a `<result> <position>`
+/// line a position, the result from the first player's side. `progress` hears about the fit
+/// now and then.
+pub fn tune(
     config: &TuneConfig,
-    lines: impl Iterator<Item = &'a str>,
+    sources: &[(&str, &str)],
     progress: &mut dyn FnMut(String),
 ) -> Result<TuneReport, String> {
-    let lines: Vec<&str> = lines.collect();
+    let lines: Vec<(&str, usize, &str)> = sources
+        .iter()
+        .flat_map(|&(name, text)| {
+            text.lines()
+                .enumerate()
+                .map(move |(index, line)| (name, index + 1, line))
+        })
+        .collect();
     crate::with_game!(config.variant, G => fit::<G>(config, &lines, progress))
 }
 
@@ -149,19 +158,19 @@ fn fit_scale(data: &DataSet, weights: &[f64]) -> f64 {
 /// [`tune`] on the game type `G`.
 fn fit<G: Playable>(
     config: &TuneConfig,
-    lines: &[&str],
+    lines: &[(&str, usize, &str)],
     progress: &mut dyn FnMut(String),
 ) -> Result<TuneReport, String> {
     let width = G::feature_count();
     let mut training = DataSet::new(width);
     let mut held_out = DataSet::new(width);
-    for (index, line) in lines.iter().enumerate() {
+    for (index, &(source, number, line)) in lines.iter().enumerate() {
         let line = line.trim();
         if line.is_empty() {
             continue;
         }
         let (game, result) =
-            parse_line::<G>(line).map_err(|e| format!("line {}: {e}", index + 1))?;
+            parse_line::<G>(line).map_err(|e| format!("{source}:{number}: {e}"))?;
         let result = match game.side_to_move() {
             Player::P1 => result,
             Player::P2 => 1.0 - result,

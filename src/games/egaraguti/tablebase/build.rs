@@ -71,7 +71,9 @@ pub fn build(
     };
     let mut tables = Tablebase::values_from(&config.dir);
     let mut done = Vec::new();
-    let started = Instant::now();
+    // The clock of the solving alone: levels found built already take no part in the
+    // estimate of the time left.
+    let mut started = Instant::now();
     let mut solved_entries = 0u64;
     let mut left_entries: u64 = plan.iter().map(|&l| size(l)).sum();
     for level in plan {
@@ -82,6 +84,9 @@ pub fn build(
                 level,
                 report: None,
             });
+            if solved_entries == 0 {
+                started = Instant::now();
+            }
             continue;
         }
         let lower = lower_materials(level);
@@ -102,7 +107,7 @@ pub fn build(
                 .map_err(|e| format!("cannot write {}: {e}", config.dir.display()))?;
         }
         solved_entries += size(level);
-        let rate = solved_entries as f64 / started.elapsed().as_secs_f64().max(1e-3);
+        let solving = started.elapsed().as_secs_f64();
         let shares: Vec<String> = report
             .values
             .iter()
@@ -117,7 +122,7 @@ pub fn build(
             })
             .collect();
         progress(&format!(
-            "{level}: {} positions in {:.1} s ({:.2}M/s), win/draw/loss for the side to move {}, longest {} plies, {} beyond the 40-ply limit{}; about {} left",
+            "{level}: {} positions in {:.1} s ({:.2}M/s), win/draw/loss for the side to move {}, longest {} plies, {} beyond the 40-ply limit{}; {}",
             report.positions,
             report.seconds,
             report.positions as f64 / report.seconds.max(1e-6) / 1e6,
@@ -132,7 +137,7 @@ pub fn build(
             } else {
                 String::new()
             },
-            duration(left_entries as f64 / rate),
+            time_left(solved_entries, left_entries, solving),
         ));
         done.push(LevelDone {
             level,
@@ -142,14 +147,33 @@ pub fn build(
     Ok(done)
 }
 
-/// Whether every table of the level is in the directory and whole.
+/// Whether every table of the level is in the directory and whole. A damaged table stops
+/// the build with the way on: delete it, and the same command builds its level again.
 fn built_already(tables: &mut Tablebase, level: Material) -> Result<bool, String> {
     for material in parts(level) {
-        if Table::read(tables.dir(), material)?.is_none() {
+        let read = Table::read(tables.dir(), material).map_err(|why| {
+            format!("{why}; delete it and run the build again to solve level {level} anew")
+        })?;
+        if read.is_none() {
             return Ok(false);
         }
     }
     Ok(true)
+}
+
+/// The estimate of the time left, from the rate so far: none until enough is solved for the
+/// rate to mean something (the smallest levels solve far faster a position than the large
+/// ones, so an estimate from them alone would mislead).
+fn time_left(solved_entries: u64, left_entries: u64, seconds: f64) -> String {
+    const ENOUGH_SECONDS: f64 = 10.0;
+    if left_entries == 0 {
+        return "done".to_owned();
+    }
+    if seconds < ENOUGH_SECONDS || solved_entries == 0 {
+        return "time left not known yet".to_owned();
+    }
+    let rate = solved_entries as f64 / seconds;
+    format!("about {} left", duration(left_entries as f64 / rate))
 }
 
 fn percent(part: u64, whole: u64) -> f64 {

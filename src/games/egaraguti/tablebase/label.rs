@@ -54,19 +54,27 @@ pub fn exact_result(tables: &mut Tablebase, position: &str) -> Result<Option<f64
 
 /// Every line of `text` (`<result> <position>`, the result from the first player's side)
 /// with the tables' result where they know it exactly, the others as they are; and what
-/// changed.
-pub fn relabel_all(tables: &mut Tablebase, text: &str) -> Result<(String, LabelCount), String> {
+/// changed. Errors say `<name>:<line>: ...`.
+pub fn relabel_all(
+    tables: &mut Tablebase,
+    name: &str,
+    text: &str,
+) -> Result<(String, LabelCount), String> {
     let mut out = String::with_capacity(text.len());
     let mut count = LabelCount::default();
-    for line in text.lines().filter(|line| !line.trim().is_empty()) {
+    for (index, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = |what: String| format!("{name}:{}: {what}", index + 1);
         count.lines += 1;
         let (result, position) = line
             .split_once(' ')
-            .ok_or_else(|| format!("not a data line: {line}"))?;
+            .ok_or_else(|| at(format!("not a data line: {line}")))?;
         let played: f64 = result
             .parse()
-            .map_err(|_| format!("not a result: {result}"))?;
-        match exact_result(tables, position)? {
+            .map_err(|_| at(format!("not a result: {result}")))?;
+        match exact_result(tables, position).map_err(at)? {
             Some(exact) => {
                 count.solved += 1;
                 if exact != played {
