@@ -17,7 +17,8 @@ use ternion::games::{Playable, Variant};
 use ternion::rules::{Notation, Rules};
 use ternion::search::baseline;
 use ternion::search::{
-    Control, Info, Limits, RootOptions, Score, SearchResult, Searchable, Searcher,
+    Control, Info, Limits, RootMove, RootOptions, RootReports, Score, SearchResult, Searchable,
+    Searcher,
 };
 
 fn search_depth<G: Searchable>(game: &G, depth: u32) -> SearchResult<G::Move> {
@@ -788,10 +789,7 @@ fn search_lines<G: Searchable>(
     options: &RootOptions<G::Move>,
 ) -> (SearchResult<G::Move>, Vec<Info<G::Move>>) {
     let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
-    let control = Control {
-        stop: &stop,
-        pondering: &pondering,
-    };
+    let control = Control::new(&stop, &pondering);
     let mut infos = Vec::new();
     let result = Searcher::<G>::new(4).search_with(game, limits, options, control, &mut |info| {
         infos.push(info.clone())
@@ -918,10 +916,7 @@ fn a_pondering_search_keeps_no_deadline_until_ponderhit() {
     let started = std::time::Instant::now();
     let result = thread::scope(|scope| {
         let search = scope.spawn(|| {
-            let control = Control {
-                stop: &stop,
-                pondering: &pondering,
-            };
+            let control = Control::new(&stop, &pondering);
             Searcher::<Lielow9>::new(4).search_with(
                 &game,
                 &limits,
@@ -1001,10 +996,7 @@ fn a_search_with_nothing_to_choose_reports_its_own_seldepth() {
     let mut searcher = Searcher::<Lielow8>::new(1);
     let stop = AtomicBool::new(false);
     let not_pondering = AtomicBool::new(false);
-    let control = Control {
-        stop: &stop,
-        pondering: &not_pondering,
-    };
+    let control = Control::new(&stop, &not_pondering);
     let deep = searcher.search(&game, &to_depth(6), &stop, &mut |_| {});
     assert!(deep.depth == 6);
     // One root move allowed: nothing is searched, and nothing of the search before shows.
@@ -1019,4 +1011,56 @@ fn a_search_with_nothing_to_choose_reports_its_own_seldepth() {
         infos.push((info.depth, info.seldepth))
     });
     assert_eq!(infos, [(1, 1)]);
+}
+
+#[test]
+fn a_long_search_reports_each_root_move_it_starts_on() {
+    let game = Lielow8::start();
+    let mut legal = Vec::new();
+    game.generate_moves(&mut legal);
+    let stop = AtomicBool::new(false);
+    let not_pondering = AtomicBool::new(false);
+    let seen = std::sync::Mutex::new(Vec::new());
+    let report = |root_move: RootMove<_>| seen.lock().unwrap().push(root_move);
+    let control = Control {
+        root_moves: Some(RootReports {
+            after: Duration::ZERO,
+            report: &report,
+        }),
+        ..Control::new(&stop, &not_pondering)
+    };
+    let mut searcher = Searcher::<Lielow8>::new(1);
+    searcher.search_with(
+        &game,
+        &to_depth(3),
+        &RootOptions::default(),
+        control,
+        &mut |_| {},
+    );
+    let seen = seen.into_inner().unwrap();
+    // Every iteration goes through every root move, numbered from 1 in its order.
+    for depth in 1..=3 {
+        let moves: Vec<_> = seen.iter().filter(|r| r.depth == depth).collect();
+        assert_eq!(moves.len(), legal.len(), "depth {depth}");
+        assert!(moves.iter().enumerate().all(|(i, r)| r.number == i + 1));
+        assert!(moves.iter().all(|r| legal.contains(&r.mv)));
+    }
+    // Not before the time given: a short search says nothing of its root moves.
+    let quiet = std::sync::Mutex::new(0);
+    let count = |_: RootMove<_>| *quiet.lock().unwrap() += 1;
+    let control = Control {
+        root_moves: Some(RootReports {
+            after: Duration::from_secs(3600),
+            report: &count,
+        }),
+        ..Control::new(&stop, &not_pondering)
+    };
+    searcher.search_with(
+        &game,
+        &to_depth(3),
+        &RootOptions::default(),
+        control,
+        &mut |_| {},
+    );
+    assert_eq!(quiet.into_inner().unwrap(), 0);
 }

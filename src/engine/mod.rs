@@ -27,6 +27,13 @@ pub enum Event {
     Info(Info<String>),
     /// The search failed: what went wrong, as one printable line. The best move follows.
     Fault(String),
+    /// In a long search, the root move the search starts on: the iteration's depth, the
+    /// move in notation and its place in the iteration's order (from 1).
+    CurrMove {
+        depth: u32,
+        mv: String,
+        number: usize,
+    },
     /// The answer, always the search's last event: the move to play (`None` when the game
     /// is over) and, when asked for and known, the reply the search expects.
     BestMove {
@@ -42,6 +49,10 @@ pub struct EvalTerm {
     pub value: i32,
     pub weight: i32,
 }
+
+/// How long a search runs before it reports each root move it starts on, as Stockfish
+/// does: a GUI watching a long search sees it move on.
+pub const CURRMOVE_AFTER: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Where a search's events go.
 pub type Listener = Arc<dyn Fn(Event) + Send + Sync>;

@@ -7,13 +7,14 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 
 use super::{
-    EvalTerm, Event, Listener, MovesApplied, SearchFlags, SearchJob, Session, panic_detail,
+    CURRMOVE_AFTER, EvalTerm, Event, Listener, MovesApplied, SearchFlags, SearchJob, Session,
+    panic_detail,
 };
 use crate::core::{Outcome, Player, PositionError};
 use crate::eval::feature_values;
 use crate::games::{Playable, Tablebases, Variant};
 use crate::search::baseline::{self, Play};
-use crate::search::{Control, RootOptions, Searcher};
+use crate::search::{Control, RootMove, RootOptions, RootReports, Searcher};
 
 /// A new session of `variant` at its start position, with a table of `hash_mib` MiB and
 /// one search thread, choosing its moves as `play` says.
@@ -266,9 +267,20 @@ impl<G: Playable> Session for GameSession<G> {
                             .collect(),
                         multipv: job.multipv.max(1),
                     };
+                    let report = |root_move: RootMove<G::Move>| {
+                        listener(Event::CurrMove {
+                            depth: root_move.depth,
+                            mv: root.move_string(root_move.mv),
+                            number: root_move.number,
+                        });
+                    };
                     let control = Control {
                         stop: flags.stop_flag(),
                         pondering: flags.pondering_flag(),
+                        root_moves: Some(RootReports {
+                            after: CURRMOVE_AFTER,
+                            report: &report,
+                        }),
                     };
                     let result =
                         searcher.search_with(&root, &job.limits, &options, control, &mut |info| {

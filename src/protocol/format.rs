@@ -70,6 +70,9 @@ pub fn event(event: &Event) -> String {
     match event {
         Event::Info(info) => info_line(info),
         Event::Fault(detail) => error("internal", detail),
+        Event::CurrMove { depth, mv, number } => {
+            format!("info depth {depth} currmove {mv} currmovenumber {number}")
+        }
         Event::BestMove { best, ponder } => bestmove(best.as_deref(), ponder.as_deref()),
     }
 }
@@ -294,6 +297,16 @@ mod tests {
             lines[4],
             "info string                                   Threads, MultiPV, Ponder, TablePath"
         );
+    }
+
+    #[test]
+    fn a_root_move_of_a_long_search() {
+        let line = event(&Event::CurrMove {
+            depth: 12,
+            mv: "d2d3".into(),
+            number: 3,
+        });
+        assert_eq!(line, "info depth 12 currmove d2d3 currmovenumber 3");
     }
 
     #[test]

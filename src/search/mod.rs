@@ -106,14 +106,62 @@ impl<M: Clone> Info<M> {
     }
 }
 
-/// What a search is told from outside while it runs.
-#[derive(Clone, Copy, Debug)]
-pub struct Control<'a> {
+/// What a search is told from outside while it runs, and where it says which root move it
+/// searches.
+pub struct Control<'a, M> {
     /// Set to end the search at once.
     pub stop: &'a AtomicBool,
     /// While set, the search ponders: it runs with no deadline. When it is cleared
     /// (`ponderhit`), the limits' clock starts.
     pub pondering: &'a AtomicBool,
+    /// Told of every root move as the main worker starts searching it, once the search
+    /// has run for `RootReports::after` (Stockfish's `currmove`, for a GUI watching a long
+    /// search).
+    pub root_moves: Option<RootReports<'a, M>>,
+}
+
+impl<M> Clone for Control<'_, M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M> Copy for Control<'_, M> {}
+
+impl<'a, M> Control<'a, M> {
+    /// Stop and ponder flags, no reports of root moves.
+    pub fn new(stop: &'a AtomicBool, pondering: &'a AtomicBool) -> Self {
+        Control {
+            stop,
+            pondering,
+            root_moves: None,
+        }
+    }
+}
+
+/// Where the root moves of a long search are reported.
+pub struct RootReports<'a, M> {
+    /// How long the search runs before the first report.
+    pub after: Duration,
+    pub report: &'a dyn Fn(RootMove<M>),
+}
+
+impl<M> Clone for RootReports<'_, M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M> Copy for RootReports<'_, M> {}
+
+/// A root move the search starts on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootMove<M> {
+    /// The iteration's depth.
+    pub depth: u32,
+    pub mv: M,
+    /// Its place in the iteration's order, from 1.
+    pub number: usize,
 }
 
 /// Which root moves a search considers and how many lines it reports.

@@ -162,10 +162,7 @@ impl<G: Searchable> Searcher<G> {
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
         let not_pondering = AtomicBool::new(false);
-        let control = Control {
-            stop,
-            pondering: &not_pondering,
-        };
+        let control = Control::new(stop, &not_pondering);
         self.search_with(root, limits, &RootOptions::default(), control, on_info)
     }
 
@@ -177,7 +174,7 @@ impl<G: Searchable> Searcher<G> {
         root: &G,
         limits: &Limits,
         options: &RootOptions<G::Move>,
-        control: Control<'_>,
+        control: Control<'_, G::Move>,
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
         let started = Instant::now();
@@ -371,10 +368,7 @@ fn helper_loop<G: Searchable>(link: &HelperLink<G>, counts: Arc<NodeCounts>, ind
         worker.set_tt(Arc::clone(&job.tt));
         worker.set_oracle(job.oracle.clone());
         let not_pondering = AtomicBool::new(false);
-        let control = Control {
-            stop: &job.stop,
-            pondering: &not_pondering,
-        };
+        let control = Control::new(&job.stop, &not_pondering);
         let searched = panic::catch_unwind(AssertUnwindSafe(|| {
             worker.search_with(&job.root, &job.limits, &job.options, control, &mut |_| {})
         }));

@@ -19,7 +19,7 @@ use super::ordering::{self, MoveOrdering};
 use super::score::{DECIDED, INFINITY, MATE, ORACLE_WIN, Score, from_tt, to_tt};
 use super::searchable::Searchable;
 use super::tt::{Bound, TranspositionTable, fingerprint};
-use super::{Control, Effort, Info, MAX_PLY, RootOptions, SearchResult};
+use super::{Control, Effort, Info, MAX_PLY, RootMove, RootOptions, SearchResult};
 use crate::core::{Outcome, Wdl};
 
 /// The most captures the quiescence search follows past the depth limit.
@@ -57,6 +57,8 @@ pub(super) struct Worker<G: Searchable> {
     deadlines: Deadlines,
     /// When the clock started: the start of the search, or the `ponderhit`.
     clock_start: Instant,
+    /// When this search started.
+    search_start: Instant,
     /// Still pondering: no deadline holds yet.
     pondering: bool,
     hard_deadline: Option<Instant>,
@@ -93,6 +95,7 @@ impl<G: Searchable> Worker<G> {
                 hard: None,
             },
             clock_start: Instant::now(),
+            search_start: Instant::now(),
             pondering: false,
             hard_deadline: None,
             after_null_move: [false; MAX_PLY + 1],
@@ -130,12 +133,13 @@ impl<G: Searchable> Worker<G> {
         root: &G,
         limits: &Limits,
         options: &RootOptions<G::Move>,
-        control: Control<'_>,
+        control: Control<'_, G::Move>,
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
         let started = Instant::now();
         self.deadlines = limits.deadlines();
         self.clock_start = started;
+        self.search_start = started;
         self.pondering = control.pondering.load(AtomicOrdering::Relaxed);
         self.hard_deadline = match self.pondering {
             true => None,
@@ -313,7 +317,7 @@ impl<G: Searchable> Worker<G> {
     /// Counts a node; every `POLL_INTERVAL` nodes, looks at the stop flag, the ponder flag
     /// and the clock.
     #[inline]
-    fn visit_node(&mut self, control: Control<'_>) {
+    fn visit_node(&mut self, control: Control<'_, G::Move>) {
         self.nodes += 1;
         if self.nodes >= self.next_poll && self.interruptible {
             self.next_poll = self.nodes + POLL_INTERVAL;
@@ -325,8 +329,29 @@ impl<G: Searchable> Worker<G> {
         }
     }
 
+    /// Tells `control` which root move the main worker starts on, once the search has run
+    /// long enough for a GUI to want to know.
+    fn report_root_move(
+        &self,
+        control: Control<'_, G::Move>,
+        depth: i32,
+        mv: G::Move,
+        number: usize,
+    ) {
+        if let Some(reports) = control.root_moves
+            && !self.is_helper()
+            && self.search_start.elapsed() >= reports.after
+        {
+            (reports.report)(RootMove {
+                depth: depth as u32,
+                mv,
+                number,
+            });
+        }
+    }
+
     /// After a `ponderhit`, the clock starts: the deadlines count from now.
-    fn poll_ponderhit(&mut self, control: Control<'_>) {
+    fn poll_ponderhit(&mut self, control: Control<'_, G::Move>) {
         if self.pondering && !control.pondering.load(AtomicOrdering::Relaxed) {
             self.pondering = false;
             self.clock_start = Instant::now();
@@ -376,7 +401,7 @@ impl<G: Searchable> Worker<G> {
         mut alpha: i32,
         beta: i32,
         ply: usize,
-        control: Control<'_>,
+        control: Control<'_, G::Move>,
     ) -> i32 {
         self.pv[ply].clear();
         self.visit_node(control);
@@ -477,6 +502,9 @@ impl<G: Searchable> Worker<G> {
         let mut best_move = None;
         for index in 0..moves.len() {
             let mv = ordering::pick_next(&mut moves, &mut scores, index);
+            if ply == 0 {
+                self.report_root_move(control, depth, mv, index + 1);
+            }
             let undo = game.make_move(mv);
             let score = if index == 0 {
                 -self.negamax(game, depth - 1, -beta, -alpha, ply + 1, control)
@@ -558,7 +586,7 @@ impl<G: Searchable> Worker<G> {
         beta: i32,
         ply: usize,
         plies_left: u32,
-        control: Control<'_>,
+        control: Control<'_, G::Move>,
     ) -> i32 {
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply);
