@@ -14,7 +14,9 @@ use ternion::core::Wdl;
 use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::egaraguti::board::{POINTS, RANKS_TOP_DOWN};
 use ternion::games::egaraguti::tablebase::Tablebase;
+use ternion::games::egaraguti::tablebase::index::Material;
 use ternion::games::egaraguti::tablebase::label::relabel_all;
+use ternion::games::egaraguti::tablebase::store::Table;
 use ternion::rules::Notation;
 use ternion::rules::Rules;
 use ternion::search::{Limits, Score, Searcher};
@@ -521,4 +523,56 @@ fn tune_fits_to_the_tables_results() {
     let output = ternion(&["tune", "lielow", "--data", data, "--tables", tables]);
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("has no tables"));
+}
+
+#[test]
+fn verify_finds_the_tables_right_and_a_changed_entry_wrong() {
+    let verify = |dir: &Path| {
+        ternion(&[
+            "tables",
+            "verify",
+            "egaraguti",
+            "--dir",
+            dir.to_str().unwrap(),
+            "--samples",
+            "100000",
+        ])
+    };
+    let output = verify(tables_dir());
+    let report = text(&output.stdout);
+    assert!(output.status.success(), "{report}{}", text(&output.stderr));
+    // Every level up to 6 men, each position checked (the tables are small).
+    assert_eq!(
+        report.lines().filter(|l| l.contains(" checked (")).count(),
+        9,
+        "{report}"
+    );
+    assert!(report.ends_with(" 0 disagreements\n"), "{report}");
+
+    // One entry changed, and the file written whole again (a good checksum): the check
+    // of the rules, not the checksum, must catch it.
+    let dir = fresh_dir("verify-changed");
+    for (name, bytes) in files(tables_dir()) {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    // The side behind, to move, wins by force in 3 plies or more (no capture at once).
+    let material = Material { mover: 2, other: 3 };
+    let mut table = Table::read(&dir, material).unwrap().unwrap();
+    let index = (0..table.entries())
+        .find(|&i| {
+            table.value_at(i) == Some(Wdl::Win) && table.distance_at(i).is_some_and(|d| d >= 3)
+        })
+        .expect("a forced win of the side behind among 2v3");
+    table.set(index, Wdl::Draw, 0);
+    table.write(&dir).unwrap();
+    let output = verify(&dir);
+    let report = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{report}");
+    let level = report
+        .lines()
+        .find(|l| l.starts_with("3v2: "))
+        .unwrap_or_default();
+    assert!(!level.ends_with(" 0 disagreements"), "{report}");
+    assert!(report.contains("stored draw in 0"), "{report}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

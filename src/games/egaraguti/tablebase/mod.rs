@@ -6,7 +6,8 @@
 //! - [`store`]: one material pair's table, in memory and on disk;
 //! - [`solve`]: the retrograde solver of one material level;
 //! - [`build`]: the resumable build of every level up to a number of men;
-//! - [`label`]: self-play data relabelled with the tables' exact results, for the tuner.
+//! - [`label`]: self-play data relabelled with the tables' exact results, for the tuner;
+//! - [`verify`]: an independent check of built tables by one ply of the rules.
 //!
 //! This module owns the set of loaded tables ([`Tablebase`]) and what a probe answers
 //! ([`Probe`]). Only Egara-guti is small enough to solve this way: the other games have no
@@ -17,6 +18,7 @@ pub mod index;
 pub mod label;
 pub mod solve;
 pub mod store;
+pub mod verify;
 
 use std::path::{Path, PathBuf};
 

@@ -141,7 +141,7 @@ impl Level {
 /// Calls `visit` with the position after each step of the side to move (capture-free
 /// positions only: where a capture exists, steps are not moves).
 #[inline]
-fn for_each_step(men: Men, mut visit: impl FnMut(Men)) {
+pub(super) fn for_each_step(men: Men, mut visit: impl FnMut(Men)) {
     let empty = ALL_POINTS & !(men.mover | men.other);
     for from in men.mover.squares() {
         for to in (NEIGHBOURS[from] & empty).squares() {
