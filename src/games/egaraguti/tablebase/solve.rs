@@ -398,9 +398,11 @@ fn label_steps_into(level: &Level, equal: bool, id: usize, label: u8, distance: 
         }
         if every_step {
             let reached = &level.distance[label as usize];
+            // Once one step is found not labelled yet, the rest need no look (and no
+            // index, the costly part): most positions reached are not ready.
             let mut all = true;
             for_each_step(before, |after| {
-                all &= reached[level.id(after)].load(Ordering::Relaxed) <= distance;
+                all = all && reached[level.id(after)].load(Ordering::Relaxed) <= distance;
             });
             if !all {
                 return;
