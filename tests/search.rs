@@ -666,16 +666,43 @@ impl Tally {
     }
 }
 
-/// Plays `games` games of `first` against `second`, `first` on alternate sides, each game
-/// seeded by its number; returns the tally of `first`. A game unfinished after `max_plies`
-/// counts as a draw.
+/// Random plies from the start before a strength match's players take over: a search is
+/// deterministic, so a match from the start position alone measures a handful of lines,
+/// not play.
+const OPENING_PLIES: usize = 2;
+
+/// `plies` random legal moves from the start, drawn from `seed`, none ending the game.
+fn random_opening<G: Playable>(seed: u64, plies: usize) -> G {
+    let mut rng = fastrand::Rng::with_seed(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x6f70_656e);
+    let mut moves = Vec::new();
+    loop {
+        let mut game = G::start();
+        for _ in 0..plies {
+            moves.clear();
+            game.generate_moves(&mut moves);
+            let mv = moves[rng.usize(..moves.len())];
+            game.make_move(mv);
+            if game.outcome().is_some() {
+                break;
+            }
+        }
+        if game.outcome().is_none() {
+            return game;
+        }
+    }
+}
+
+/// Plays `games` games of `first` against `second`; returns the tally of `first`. Games
+/// `2k` and `2k + 1` start from the same seeded random opening of `OPENING_PLIES` plies,
+/// with `first` on one side and then the other; each game's baseline draws are seeded by
+/// its number. A game unfinished after `max_plies` counts as a draw.
 fn match_up<G: Playable>(first: Player2, second: Player2, games: u64, max_plies: usize) -> Tally {
     let mut tally = Tally::default();
     let mut searchers = [Searcher::<G>::new(4), Searcher::<G>::new(4)];
     for seed in 0..games {
         let mut rng = fastrand::Rng::with_seed(seed);
         let first_side = Player::BOTH[seed as usize % 2];
-        let mut game = G::start();
+        let mut game = random_opening::<G>(seed / 2, OPENING_PLIES);
         for _ in 0..max_plies {
             if game.outcome().is_some() {
                 break;
@@ -724,11 +751,12 @@ fn the_search_beats_a_greedy_player_clearly() {
     }
 }
 
-// Lerontenin's strength, 200 seeded games at depth 3 against each baseline. Most games end
-// in a cycle of equal pieces throwing each other back, decided by the square totals (rule
-// 14), or in a race that one side finishes first. The targets set for it: 95% against the
-// random mover (an ignored test below, not reached) and 75% against the greedy one (met
-// since the fitted evaluation); docs/rules/lerontenin.md gives the figures.
+// Lerontenin's strength, 200 games at depth 3 against each baseline, from 100 seeded 2-ply
+// openings each played with both colours. Most games end in a cycle of equal pieces
+// throwing each other back, decided by the square totals (rule 14), or in a race that one
+// side finishes first. The floors sit a few points under what these matches measure
+// (85.5% against the random mover, 58.0% against the greedy one); the targets, 95% and
+// 75%, are ignored tests until met. docs/rules/lerontenin.md gives the figures.
 
 const LERONTENIN_GAMES: u64 = 200;
 /// About twice the longest of 2,300 games played while measuring (1,974 plies).
@@ -746,17 +774,24 @@ fn lerontenin_at_depth_3_against(opponent: Player2) -> Tally {
 #[test]
 fn the_search_outplays_a_random_mover_at_lerontenin() {
     let tally = lerontenin_at_depth_3_against(Player2::Random);
-    assert!(tally.score() >= 0.85, "{tally:?}");
+    assert!(tally.score() >= 0.82, "{tally:?}");
 }
 
 #[test]
-#[ignore = "Lerontenin target not reached: 87% measured (172/3/25) (docs/rules/lerontenin.md)"]
+#[ignore = "Lerontenin target not reached: 85.5% measured (171/0/29) (docs/rules/lerontenin.md)"]
 fn the_search_scores_95_percent_against_a_random_mover_at_lerontenin() {
     let tally = lerontenin_at_depth_3_against(Player2::Random);
     assert!(tally.score() >= 0.95, "{tally:?}");
 }
 
 #[test]
+fn the_search_outplays_a_greedy_player_at_lerontenin() {
+    let tally = lerontenin_at_depth_3_against(Player2::Greedy);
+    assert!(tally.score() >= 0.55, "{tally:?}");
+}
+
+#[test]
+#[ignore = "Lerontenin target not reached: 58.0% measured (115/2/83) (docs/rules/lerontenin.md)"]
 fn the_search_scores_75_percent_against_a_greedy_player_at_lerontenin() {
     let tally = lerontenin_at_depth_3_against(Player2::Greedy);
     assert!(tally.score() >= 0.75, "{tally:?}");
