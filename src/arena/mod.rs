@@ -3,8 +3,8 @@
 //! - [`process`]: an engine as a child process, with a timeout on every answer;
 //! - [`referee`]: one game between two processes, every move checked by the rules library;
 //! - [`schedule`]: which games a match (or a shard of it) plays, their openings and seats;
-//! - [`runner`]: the workers that play the games side by side, and live progress;
-//! - [`summary`]: the result of a match, from its games or from its records, and its text;
+//! - `runner`: the workers that play the games side by side, and live progress;
+//! - `summary`: the result of a match, from its games or from its records, and its text;
 //! - [`record`]: the record of each game, written and read back;
 //! - [`stats`]: score, Elo with its interval, and the sequential test;
 //! - this module: what a match is given (its configuration) and what it says while it runs.
