@@ -5,21 +5,21 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, OnceLock};
 
 use common::engine::Engine;
 use ternion::core::Player;
 use ternion::core::Wdl;
 use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::egaraguti::board::{POINTS, RANKS_TOP_DOWN};
-use ternion::games::egaraguti::tablebase::Tablebase;
 use ternion::games::egaraguti::tablebase::index::Material;
 use ternion::games::egaraguti::tablebase::label::relabel_all;
 use ternion::games::egaraguti::tablebase::store::Table;
+use ternion::games::egaraguti::tablebase::{DistanceHome, Tablebase};
 use ternion::rules::Notation;
 use ternion::rules::Rules;
-use ternion::search::{Limits, Score, Searcher};
+use ternion::search::{Limits, Oracle, Score, Searcher};
 
 /// The most men of the tables the tests build: every level solves in well under a second.
 const MEN: &str = "6";
@@ -575,4 +575,42 @@ fn verify_finds_the_tables_right_and_a_changed_entry_wrong() {
     assert!(!level.ends_with(" 0 disagreements"), "{report}");
     assert!(report.contains("stored draw in 0"), "{report}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn distances_left_in_the_files_probe_and_search_as_in_memory() {
+    let in_memory = Tablebase::load_all_keeping(tables_dir(), DistanceHome::Memory).unwrap();
+    let in_files = Tablebase::load_all_keeping(tables_dir(), DistanceHome::Files).unwrap();
+    let mut rng = fastrand::Rng::with_seed(23);
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let searcher = |home: DistanceHome| {
+        let mut searcher = Searcher::<EgaraGuti>::new(4);
+        let tables = Tablebase::load_all_keeping(tables_dir(), home).unwrap();
+        let oracle: Arc<dyn Oracle<EgaraGuti>> = Arc::new(tables);
+        searcher.set_oracle(Some(oracle));
+        searcher
+    };
+    let (mut first, mut second) = (
+        searcher(DistanceHome::Memory),
+        searcher(DistanceHome::Files),
+    );
+    for round in 0..300 {
+        let (white, black) = [(2, 2), (3, 2), (2, 3), (3, 3), (4, 2)][round % 5];
+        let game = random_position(&mut rng, white, black);
+        assert_eq!(
+            in_memory.probe(&game),
+            in_files.probe(&game),
+            "{}",
+            game.position_string()
+        );
+        if round % 10 == 0 {
+            let a = first.search(&game, &limits, &stop, &mut |_| {});
+            let b = second.search(&game, &limits, &stop, &mut |_| {});
+            assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
+        }
+    }
 }

@@ -54,9 +54,25 @@ pub struct Tablebase {
     /// The tables by material, `slot(material)`: a plain array, since the search looks a
     /// table up at every node.
     tables: Vec<Option<Table>>,
-    /// Load the values alone, not the distances (for a solver, which reads no distance).
-    values_only: bool,
+    /// Where loaded tables keep their distances.
+    distances: DistanceHome,
 }
+
+/// Where a set's tables keep their distances (a byte a position, four times their values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DistanceHome {
+    /// Not loaded at all: a solver reads no distance.
+    Nowhere,
+    /// In memory.
+    Memory,
+    /// Left in the files, read one at a time where a probe needs one.
+    Files,
+}
+
+/// The most distance bytes [`Tablebase::load_all`] keeps in memory: a larger set keeps
+/// them in its files (the whole game's tables have about 21 GB of distances beside 5.3 GB
+/// of values).
+pub const DISTANCES_IN_MEMORY_MAX: u64 = 4 << 30;
 
 /// What the tables say of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,21 +100,43 @@ impl Tablebase {
         Tablebase {
             dir: dir.to_path_buf(),
             tables: (0..SLOTS).map(|_| None).collect(),
-            values_only: false,
+            distances: DistanceHome::Memory,
         }
     }
 
     /// An empty set that loads the values alone from `dir`, for a build.
     pub fn values_from(dir: &Path) -> Tablebase {
         Tablebase {
-            values_only: true,
+            distances: DistanceHome::Nowhere,
             ..Tablebase::new(dir)
         }
     }
 
-    /// Every table file of `dir`, loaded and checked. Files of other names are ignored.
+    /// Every table file of `dir`, loaded and checked (files of other names are ignored),
+    /// with the distances in memory up to [`DISTANCES_IN_MEMORY_MAX`] bytes in all, else
+    /// in the files.
     pub fn load_all(dir: &Path) -> Result<Tablebase, String> {
-        let mut set = Tablebase::new(dir);
+        let bytes: u64 = std::fs::read_dir(dir)
+            .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+            .flatten()
+            .filter(|entry| entry.file_name().to_string_lossy().ends_with(".egt"))
+            .filter_map(|entry| entry.metadata().ok())
+            .map(|metadata| metadata.len())
+            .sum();
+        // Four fifths of a table with distances are its distances.
+        let home = match bytes / 5 * 4 > DISTANCES_IN_MEMORY_MAX {
+            true => DistanceHome::Files,
+            false => DistanceHome::Memory,
+        };
+        Tablebase::load_all_keeping(dir, home)
+    }
+
+    /// Every table file of `dir`, loaded and checked, the distances kept in `home`.
+    pub fn load_all_keeping(dir: &Path, home: DistanceHome) -> Result<Tablebase, String> {
+        let mut set = Tablebase {
+            distances: home,
+            ..Tablebase::new(dir)
+        };
         std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
         for mover in 1..=index::MAX_MEN {
             for other in 1..=index::MAX_MEN {
@@ -119,10 +157,10 @@ impl Tablebase {
         if self.get(material).is_some() {
             return Ok(true);
         }
-        let read = if self.values_only {
-            Table::read_values(&self.dir, material)?
-        } else {
-            Table::read(&self.dir, material)?
+        let read = match self.distances {
+            DistanceHome::Nowhere => Table::read_values(&self.dir, material)?,
+            DistanceHome::Memory => Table::read(&self.dir, material)?,
+            DistanceHome::Files => Table::read_with_distances_in_file(&self.dir, material)?,
         };
         match read {
             Some(table) => {
@@ -203,7 +241,14 @@ impl Tablebase {
         } else {
             let table = self.get(men.material())?;
             let index = index::INDEXER.index(men);
-            (table.value_at(index)?, table.distance_at(index))
+            let value = table.value_at(index)?;
+            // The men count's verdict is stored at distance 0: it needs no read (from a
+            // file, where the distances stay there).
+            let distance = match value == wdl_by_count(men.material()) && table.has_distances() {
+                true => Some(0),
+                false => table.distance_at(index),
+            };
+            (value, distance)
         };
         let plies_left = QUIET_PLY_LIMIT.saturating_sub(game.quiet_plies());
         let exact = game.quiet_plies() == 0

@@ -10,9 +10,11 @@
 //! values, then the distances. It is written to a temporary name and renamed, so a file
 //! that exists is whole; reading checks the header and the checksum.
 
-use std::fs;
-use std::io;
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::index::{INDEXER, Material, Men};
 use crate::core::Wdl;
@@ -54,8 +56,37 @@ pub struct Table {
     entries: u64,
     /// Four entries a byte, the lowest bits first.
     packed: Vec<u8>,
-    distances: Option<Vec<u8>>,
+    distances: Distances,
 }
+
+/// Where a table's distances are.
+#[derive(Clone, Debug)]
+enum Distances {
+    None,
+    Memory(Vec<u8>),
+    /// Left in the table's file from `offset` on, read one at a time: a set of tables too
+    /// large for memory keeps its values there and its distances (four times as large) on
+    /// disk.
+    File {
+        file: Arc<File>,
+        offset: u64,
+    },
+}
+
+impl PartialEq for Distances {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Distances::None, Distances::None) => true,
+            (Distances::Memory(a), Distances::Memory(b)) => a == b,
+            (Distances::File { file: a, offset: x }, Distances::File { file: b, offset: y }) => {
+                Arc::ptr_eq(a, b) && x == y
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Distances {}
 
 impl Table {
     /// A table of `entries` entries, all not canonical until set.
@@ -64,7 +95,10 @@ impl Table {
             material,
             entries,
             packed: vec![NONE * 0x55; entries.div_ceil(4) as usize],
-            distances: with_distances.then(|| vec![0; entries as usize]),
+            distances: match with_distances {
+                true => Distances::Memory(vec![0; entries as usize]),
+                false => Distances::None,
+            },
         }
     }
 
@@ -77,14 +111,19 @@ impl Table {
     }
 
     pub fn has_distances(&self) -> bool {
-        self.distances.is_some()
+        !matches!(self.distances, Distances::None)
+    }
+
+    /// Whether the distances stay in the file, read one at a time.
+    pub fn distances_in_file(&self) -> bool {
+        matches!(self.distances, Distances::File { .. })
     }
 
     /// Sets entry `index` (distances are kept only if the table has them).
     pub fn set(&mut self, index: u64, value: Wdl, distance: u8) {
         let (byte, shift) = ((index / 4) as usize, (index % 4) * 2);
         self.packed[byte] = (self.packed[byte] & !(3 << shift)) | ((value as u8) << shift);
-        if let Some(distances) = &mut self.distances {
+        if let Distances::Memory(distances) = &mut self.distances {
             distances[index as usize] = distance;
         }
     }
@@ -96,10 +135,21 @@ impl Table {
         wdl_from_bits(bits)
     }
 
-    /// The distance at entry `index`, if the table keeps distances.
+    /// The distance at entry `index`, if the table keeps distances (and, where they stay
+    /// in the file, if the file can be read).
     #[inline]
     pub fn distance_at(&self, index: u64) -> Option<u8> {
-        self.distances.as_ref().map(|d| d[index as usize])
+        match &self.distances {
+            Distances::None => None,
+            Distances::Memory(distances) => Some(distances[index as usize]),
+            Distances::File { file, offset } => {
+                let mut byte = [0u8];
+                match file.read_at(&mut byte, offset + index) {
+                    Ok(1) => Some(byte[0]),
+                    _ => None,
+                }
+            }
+        }
     }
 
     /// The value of a position of this table's material for the side to move.
@@ -123,7 +173,7 @@ impl Table {
     fn payload_checksum(&self) -> u64 {
         let mut hash = Fnv::default();
         hash.write(&self.packed);
-        if let Some(distances) = &self.distances {
+        if let Distances::Memory(distances) = &self.distances {
             hash.write(distances);
         }
         hash.0
@@ -131,6 +181,11 @@ impl Table {
 
     /// Writes the table into `dir` under its file name, whole or not at all.
     pub fn write(&self, dir: &Path) -> io::Result<()> {
+        if self.distances_in_file() {
+            return Err(io::Error::other(
+                "a table whose distances stay in its file is not written again",
+            ));
+        }
         let mut bytes = Vec::with_capacity(HEADER_BYTES + self.packed.len());
         bytes.extend_from_slice(MAGIC);
         for word in [
@@ -142,10 +197,10 @@ impl Table {
             bytes.extend_from_slice(&word.to_le_bytes());
         }
         bytes.extend_from_slice(&self.entries.to_le_bytes());
-        bytes.extend_from_slice(&(self.distances.is_some() as u32).to_le_bytes());
+        bytes.extend_from_slice(&(self.has_distances() as u32).to_le_bytes());
         bytes.extend_from_slice(&self.payload_checksum().to_le_bytes());
         bytes.extend_from_slice(&self.packed);
-        if let Some(distances) = &self.distances {
+        if let Distances::Memory(distances) = &self.distances {
             bytes.extend_from_slice(distances);
         }
         let path = Table::path(dir, self.material);
@@ -177,6 +232,86 @@ impl Table {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
         };
+        let header = Header::read(&path, material, &bytes, bytes.len() as u64)?;
+        let payload = &bytes[HEADER_BYTES..];
+        let mut table = Table {
+            material,
+            entries: header.entries,
+            packed: payload[..header.packed_len].to_vec(),
+            distances: match header.with_distances {
+                true => Distances::Memory(payload[header.packed_len..].to_vec()),
+                false => Distances::None,
+            },
+        };
+        if table.payload_checksum() != header.checksum {
+            return Err(header.bad("the checksum does not match"));
+        }
+        if !keep_distances {
+            table.distances = Distances::None;
+        }
+        Ok(Some(table))
+    }
+
+    /// Reads a table as [`Table::read`] does (the whole file is read once, for its
+    /// checksum), but keeps only its values in memory: its distances stay in the file and
+    /// [`Table::distance_at`] reads them one at a time.
+    pub fn read_with_distances_in_file(
+        dir: &Path,
+        material: Material,
+    ) -> Result<Option<Table>, String> {
+        let path = Table::path(dir, material);
+        let cannot = |e: io::Error| format!("cannot read {}: {e}", path.display());
+        let mut file = match File::open(&path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(cannot(e)),
+        };
+        let length = file.metadata().map_err(cannot)?.len();
+        let mut head = vec![0u8; HEADER_BYTES.min(length as usize)];
+        file.read_exact(&mut head).map_err(cannot)?;
+        let header = Header::read(&path, material, &head, length)?;
+        if !header.with_distances {
+            return Table::read_checked(dir, material, false);
+        }
+        let mut packed = vec![0u8; header.packed_len];
+        file.read_exact(&mut packed).map_err(cannot)?;
+        let mut hash = Fnv::default();
+        hash.write(&packed);
+        let mut chunk = vec![0u8; 1 << 20];
+        loop {
+            let read = file.read(&mut chunk).map_err(cannot)?;
+            if read == 0 {
+                break;
+            }
+            hash.write(&chunk[..read]);
+        }
+        if hash.0 != header.checksum {
+            return Err(header.bad("the checksum does not match"));
+        }
+        Ok(Some(Table {
+            material,
+            entries: header.entries,
+            packed,
+            distances: Distances::File {
+                file: Arc::new(file),
+                offset: (HEADER_BYTES + header.packed_len) as u64,
+            },
+        }))
+    }
+}
+
+/// A table file's header, checked against the material it should hold and the file's
+/// length.
+struct Header {
+    path: PathBuf,
+    entries: u64,
+    with_distances: bool,
+    checksum: u64,
+    packed_len: usize,
+}
+
+impl Header {
+    fn read(path: &Path, material: Material, bytes: &[u8], length: u64) -> Result<Header, String> {
         let bad = |why: &str| format!("{} is not a usable table: {why}", path.display());
         if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
             return Err(bad("no table header"));
@@ -197,23 +332,20 @@ impl Table {
         let packed_len = entries.div_ceil(4) as usize;
         let expected =
             HEADER_BYTES + packed_len + if with_distances { entries as usize } else { 0 };
-        if bytes.len() != expected {
+        if length != expected as u64 {
             return Err(bad("cut short or too long"));
         }
-        let payload = &bytes[HEADER_BYTES..];
-        let mut table = Table {
-            material,
+        Ok(Header {
+            path: path.to_path_buf(),
             entries,
-            packed: payload[..packed_len].to_vec(),
-            distances: with_distances.then(|| payload[packed_len..].to_vec()),
-        };
-        if table.payload_checksum() != long(36) {
-            return Err(bad("the checksum does not match"));
-        }
-        if !keep_distances {
-            table.distances = None;
-        }
-        Ok(Some(table))
+            with_distances,
+            checksum: long(36),
+            packed_len,
+        })
+    }
+
+    fn bad(&self, why: &str) -> String {
+        format!("{} is not a usable table: {why}", self.path.display())
     }
 }
 
@@ -253,8 +385,18 @@ mod tests {
         let values = Table::read_values(&dir, material).unwrap().unwrap();
         assert!(!values.has_distances());
         assert!((0..entries).all(|i| values.value_at(i) == table.value_at(i)));
-        assert_eq!(Table::read(&dir, material).unwrap(), Some(table));
+        assert_eq!(Table::read(&dir, material).unwrap(), Some(table.clone()));
         assert_eq!(Table::read(&dir, material.swapped()).unwrap(), None);
+        // Distances left in the file read the same, one at a time.
+        let on_disk = Table::read_with_distances_in_file(&dir, material)
+            .unwrap()
+            .unwrap();
+        assert!(on_disk.distances_in_file());
+        assert!(
+            (0..entries).all(|i| on_disk.value_at(i) == table.value_at(i)
+                && on_disk.distance_at(i) == table.distance_at(i))
+        );
+        assert!(on_disk.write(&dir).is_err());
 
         let path = Table::path(&dir, material);
         let mut bytes = fs::read(&path).unwrap();
@@ -262,6 +404,8 @@ mod tests {
         bytes[last] ^= 1;
         fs::write(&path, &bytes).unwrap();
         let error = Table::read(&dir, material).unwrap_err();
+        assert!(error.contains("checksum"), "{error}");
+        let error = Table::read_with_distances_in_file(&dir, material).unwrap_err();
         assert!(error.contains("checksum"), "{error}");
         fs::write(&path, &bytes[..100]).unwrap();
         let error = Table::read(&dir, material).unwrap_err();
