@@ -212,53 +212,28 @@ impl Table {
     /// Reads a material pair's table from `dir`, checking that it is whole and of these
     /// rules. `Ok(None)` when there is no such file.
     pub fn read(dir: &Path, material: Material) -> Result<Option<Table>, String> {
-        Table::read_checked(dir, material, true)
+        Table::read_keeping(dir, material, Keep::Memory)
     }
 
     /// Reads a table as [`Table::read`] does, but keeps only its values: what a solver of
     /// higher levels needs, in a fifth of the memory.
     pub fn read_values(dir: &Path, material: Material) -> Result<Option<Table>, String> {
-        Table::read_checked(dir, material, false)
+        Table::read_keeping(dir, material, Keep::Nothing)
     }
 
-    fn read_checked(
-        dir: &Path,
-        material: Material,
-        keep_distances: bool,
-    ) -> Result<Option<Table>, String> {
-        let path = Table::path(dir, material);
-        let bytes = match fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-        };
-        let header = Header::read(&path, material, &bytes, bytes.len() as u64)?;
-        let payload = &bytes[HEADER_BYTES..];
-        let mut table = Table {
-            material,
-            entries: header.entries,
-            packed: payload[..header.packed_len].to_vec(),
-            distances: match header.with_distances {
-                true => Distances::Memory(payload[header.packed_len..].to_vec()),
-                false => Distances::None,
-            },
-        };
-        if table.payload_checksum() != header.checksum {
-            return Err(header.bad("the checksum does not match"));
-        }
-        if !keep_distances {
-            table.distances = Distances::None;
-        }
-        Ok(Some(table))
-    }
-
-    /// Reads a table as [`Table::read`] does (the whole file is read once, for its
-    /// checksum), but keeps only its values in memory: its distances stay in the file and
-    /// [`Table::distance_at`] reads them one at a time.
+    /// Reads a table as [`Table::read`] does, but keeps only its values in memory: its
+    /// distances stay in the file and [`Table::distance_at`] reads them one at a time.
     pub fn read_with_distances_in_file(
         dir: &Path,
         material: Material,
     ) -> Result<Option<Table>, String> {
+        Table::read_keeping(dir, material, Keep::File)
+    }
+
+    /// Reads the file part by part, straight into the table (no copy of the whole file),
+    /// checking its header and the checksum of all of it, distances included wherever
+    /// they are kept.
+    fn read_keeping(dir: &Path, material: Material, keep: Keep) -> Result<Option<Table>, String> {
         let path = Table::path(dir, material);
         let cannot = |e: io::Error| format!("cannot read {}: {e}", path.display());
         let mut file = match File::open(&path) {
@@ -270,21 +245,37 @@ impl Table {
         let mut head = vec![0u8; HEADER_BYTES.min(length as usize)];
         file.read_exact(&mut head).map_err(cannot)?;
         let header = Header::read(&path, material, &head, length)?;
-        if !header.with_distances {
-            return Table::read_checked(dir, material, false);
-        }
         let mut packed = vec![0u8; header.packed_len];
         file.read_exact(&mut packed).map_err(cannot)?;
         let mut hash = Fnv::default();
         hash.write(&packed);
-        let mut chunk = vec![0u8; 1 << 20];
-        loop {
-            let read = file.read(&mut chunk).map_err(cannot)?;
-            if read == 0 {
-                break;
+        let offset = (HEADER_BYTES + header.packed_len) as u64;
+        let distances = match (header.with_distances, keep) {
+            (false, _) => Distances::None,
+            (true, Keep::Memory) => {
+                let mut distances = vec![0u8; header.entries as usize];
+                file.read_exact(&mut distances).map_err(cannot)?;
+                hash.write(&distances);
+                Distances::Memory(distances)
             }
-            hash.write(&chunk[..read]);
-        }
+            (true, Keep::Nothing | Keep::File) => {
+                let mut chunk = vec![0u8; 1 << 20];
+                loop {
+                    let read = file.read(&mut chunk).map_err(cannot)?;
+                    if read == 0 {
+                        break;
+                    }
+                    hash.write(&chunk[..read]);
+                }
+                match keep {
+                    Keep::File => Distances::File {
+                        file: Arc::new(file),
+                        offset,
+                    },
+                    _ => Distances::None,
+                }
+            }
+        };
         if hash.0 != header.checksum {
             return Err(header.bad("the checksum does not match"));
         }
@@ -292,12 +283,17 @@ impl Table {
             material,
             entries: header.entries,
             packed,
-            distances: Distances::File {
-                file: Arc::new(file),
-                offset: (HEADER_BYTES + header.packed_len) as u64,
-            },
+            distances,
         }))
     }
+}
+
+/// What a read keeps of a table's distances.
+#[derive(Clone, Copy)]
+enum Keep {
+    Nothing,
+    Memory,
+    File,
 }
 
 /// A table file's header, checked against the material it should hold and the file's
