@@ -17,6 +17,15 @@ impl Searchable for EgaraGuti {
         EgaraGuti::captures(mv)
     }
 
+    /// The capture chains alone: where there is one, they are all the moves; where there
+    /// is none, the steps need not be built to be thrown away.
+    fn generate_tactical_moves(&self, out: &mut Vec<EgaraMove>) {
+        if self.no_moves_by_rule() {
+            return;
+        }
+        self.for_each_capture(|chain| out.push(chain));
+    }
+
     /// The plies before the 40-ply rule counts the men, unless a capture comes first.
     fn counter_plies_left(&self) -> Option<u32> {
         Some(QUIET_PLY_LIMIT.saturating_sub(self.quiet_plies))

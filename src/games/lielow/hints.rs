@@ -34,6 +34,22 @@ impl<G: Geometry + BoardWeights + BoardHints> Searchable for Lielow<G> {
         self.captures(mv)
     }
 
+    /// The landings on enemy stacks, in the order `generate_moves` gives them, without
+    /// building the quiet moves first.
+    fn generate_tactical_moves(&self, out: &mut Vec<LielowMove>) {
+        if self.result.is_some() {
+            return;
+        }
+        let moves = G::move_tables();
+        let enemy = self.stacks[self.side.opponent().index()];
+        for from in self.stacks[self.side.index()].squares() {
+            let height = self.height[from] as usize;
+            for to in (moves.reach[height][from] & enemy).squares() {
+                out.push(LielowMove::on_board(from, to));
+            }
+        }
+    }
+
     fn make_null_move(&mut self) {
         self.flip_side();
     }
