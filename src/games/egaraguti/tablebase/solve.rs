@@ -169,8 +169,9 @@ fn for_each_unstep(men: Men, mut visit: impl FnMut(Men)) {
     }
 }
 
-/// A position's class: blocked, quiet, or a capture with the value of its best capture.
-fn classify(men: Men, lower: &Tablebase) -> u8 {
+/// The value for the side to move of its best capture, looked up in the lower levels
+/// (which must be loaded); `None` when it has no capture.
+pub(super) fn best_capture(men: Men, lower: &Tablebase) -> Option<Wdl> {
     let mut best: Option<Wdl> = None;
     for_each_capture_chain(men.mover, men.other, |chain| {
         let moved = men.mover ^ (1 << chain.from()) ^ (1 << chain.to());
@@ -180,18 +181,25 @@ fn classify(men: Men, lower: &Tablebase) -> u8 {
         };
         let value = lower
             .value(after)
-            .expect("the lower tables were checked before solving")
+            .expect("the lower tables are loaded")
             .flipped();
         best = best.max(Some(value));
     });
-    if let Some(value) = best {
-        return CAPTURE + value as u8;
-    }
+    best
+}
+
+/// Whether the side to move has a step (where it has no capture, whether it can move).
+pub(super) fn can_step(men: Men) -> bool {
     let empty = ALL_POINTS & !(men.mover | men.other);
-    if men.mover.squares().any(|p| NEIGHBOURS[p] & empty != 0) {
-        QUIET
-    } else {
-        BLOCKED
+    men.mover.squares().any(|p| NEIGHBOURS[p] & empty != 0)
+}
+
+/// A position's class: blocked, quiet, or a capture with the value of its best capture.
+fn classify(men: Men, lower: &Tablebase) -> u8 {
+    match best_capture(men, lower) {
+        Some(value) => CAPTURE + value as u8,
+        None if can_step(men) => QUIET,
+        None => BLOCKED,
     }
 }
 

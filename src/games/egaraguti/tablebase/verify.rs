@@ -1,8 +1,8 @@
 //! An independent check of built tables: for sampled positions, the stored value and
 //! distance must follow from one ply of the rules over what the tables store for the
 //! positions after it (the retrograde equation), with captures looked up in the lower
-//! levels. It shares the rules (move generation, the index) with the solver but none of its
-//! search: a table the solver got wrong, or a file damaged after its checksum was written,
+//! levels. It shares the rules with the solver (move generation, the index, the lookup of a
+//! capture's value in the lower levels) but none of its search: a table the solver got wrong, or a file damaged after its checksum was written,
 //! disagrees here.
 //!
 //! The equation, with `k` plies left before the 40-ply rule counts the men (a table stores
@@ -23,11 +23,10 @@ use std::path::Path;
 
 use super::Tablebase;
 use super::index::{INDEXER, Material, Men};
-use super::solve::{for_each_step, levels_of_total, parts};
+use super::solve::{best_capture, can_step, for_each_step, levels_of_total, parts};
 use super::store::{Table, wdl_by_count};
-use crate::core::{BitSet, Player, Wdl};
-use crate::games::egaraguti::board::{ALL_POINTS, NEIGHBOURS};
-use crate::games::egaraguti::{EgaraGuti, QUIET_PLY_LIMIT, for_each_capture_chain};
+use crate::core::{Player, Wdl};
+use crate::games::egaraguti::{EgaraGuti, QUIET_PLY_LIMIT};
 use crate::rules::Notation;
 
 /// The plies a step's position has left.
@@ -193,24 +192,10 @@ fn check_level(
 fn expected_of(men: Men, stored: &dyn Fn(Men) -> (Wdl, u8), lower: &Tablebase) -> Expected {
     let default = wdl_by_count(men.material());
     // A capture is compulsory: the best one decides.
-    let mut best_capture: Option<Wdl> = None;
-    for_each_capture_chain(men.mover, men.other, |chain| {
-        let moved = men.mover ^ (1 << chain.from()) ^ (1 << chain.to());
-        let after = Men {
-            mover: men.other & !chain.captured(),
-            other: moved,
-        };
-        let value = lower
-            .value(after)
-            .expect("the lower tables are loaded")
-            .flipped();
-        best_capture = best_capture.max(Some(value));
-    });
-    if let Some(value) = best_capture {
+    if let Some(value) = best_capture(men, lower) {
         return Expected::exactly(value, u32::from(value != default));
     }
-    let empty = ALL_POINTS & !(men.mover | men.other);
-    if !men.mover.squares().any(|p| NEIGHBOURS[p] & empty != 0) {
+    if !can_step(men) {
         return Expected::exactly(Wdl::Loss, 0);
     }
     let mut steps = Vec::new();
