@@ -113,13 +113,20 @@ fn a_socket_from_another_origin_is_refused() {
     assert!(error.contains("403"), "{error}");
 }
 
-#[test]
-fn a_short_game_over_the_socket() {
-    let server = start();
+/// A socket from the server's own page, after `ugi`: the socket, the origin and the
+/// handshake's lines.
+fn page_socket(server: &Server) -> (WebSocket<MaybeTlsStream<TcpStream>>, String, Vec<String>) {
     let origin = format!("http://127.0.0.1:{}", server.port);
     let mut socket = connect(server.port, &origin).unwrap();
     socket.send(Message::text("ugi")).unwrap();
     let handshake = until(&mut socket, "ugiok");
+    (socket, origin, handshake)
+}
+
+#[test]
+fn a_short_game_over_the_socket() {
+    let server = start();
+    let (mut socket, origin, handshake) = page_socket(&server);
     assert!(
         handshake
             .iter()
@@ -222,10 +229,7 @@ fn requests_the_server_cannot_trust_or_serve_are_answered_plainly() {
 #[test]
 fn a_page_daemon_takes_a_small_table_and_few_threads() {
     let server = start();
-    let origin = format!("http://127.0.0.1:{}", server.port);
-    let mut socket = connect(server.port, &origin).unwrap();
-    socket.send(Message::text("ugi")).unwrap();
-    let handshake = until(&mut socket, "ugiok");
+    let (mut socket, _, handshake) = page_socket(&server);
     assert!(
         handshake
             .iter()
