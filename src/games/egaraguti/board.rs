@@ -70,6 +70,9 @@ pub const LINES: [&[u8]; 11] = [
 /// `NEIGHBOURS[p]`: the points next to `p` along a line.
 pub static NEIGHBOURS: [u32; POINTS] = neighbours();
 
+/// The most neighbours a point has: what bounds the steps of one man.
+pub const MOST_NEIGHBOURS: usize = most_neighbours();
+
 /// `LEAP_TO[from][over]`: where the leap from `from` over `over` lands, or `NO_POINT`. A
 /// line through two neighbours is unique, so there is at most one such leap.
 pub static LEAP_TO: [[u8; POINTS]; POINTS] = LEAPS.to;
@@ -82,6 +85,18 @@ pub static LEAP_OVER: [[u8; POINTS]; POINTS] = LEAPS.over;
 
 /// Not a point.
 pub const NO_POINT: u8 = u8::MAX;
+
+const fn most_neighbours() -> usize {
+    let table = neighbours();
+    let (mut most, mut point) = (0, 0);
+    while point < POINTS {
+        if table[point].count_ones() as usize > most {
+            most = table[point].count_ones() as usize;
+        }
+        point += 1;
+    }
+    most
+}
 
 const fn neighbours() -> [u32; POINTS] {
     let mut table = [0u32; POINTS];

@@ -33,11 +33,11 @@ use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::Tablebase;
-use super::index::{INDEXER, Material, Men};
+use super::index::{INDEXER, MAX_MEN, Material, Men};
 use super::store::Table;
 use crate::core::BitSet;
 use crate::core::Wdl;
-use crate::games::egaraguti::board::{ALL_POINTS, NEIGHBOURS};
+use crate::games::egaraguti::board::{ALL_POINTS, MOST_NEIGHBOURS, NEIGHBOURS};
 use crate::games::egaraguti::{QUIET_PLY_LIMIT, for_each_capture_chain};
 
 /// Plies a level may take before the 40-ply rule counts the men.
@@ -108,11 +108,17 @@ pub fn parts(level: Material) -> Vec<Material> {
 struct Level {
     parts: Vec<Material>,
     offsets: Vec<usize>,
-    class: Vec<u8>,
-    /// The fewest plies to each of the two labels (see the module docs). Atomic so that
-    /// the threads of one layer can label positions; a layer writes only its own distance,
-    /// which no check of that layer reads.
-    distance: [Vec<AtomicU8>; 2],
+    entries: Vec<Entry>,
+}
+
+/// One position of a level: its class and the fewest plies to each of the two labels (see
+/// the module docs), side by side, so that a look at a position costs one cache miss, not
+/// three (the solver's time goes in those misses).
+struct Entry {
+    class: u8,
+    /// Atomic so that the threads of one layer can label positions; a layer writes only
+    /// its own distance, which no check of that layer reads.
+    distance: [AtomicU8; 2],
 }
 
 impl Level {
@@ -135,6 +141,11 @@ impl Level {
     fn mover_is_ahead(&self, id: usize) -> bool {
         let material = self.parts[self.part_of(id)];
         material.mover > material.other
+    }
+
+    #[inline]
+    fn distance(&self, label: u8, id: usize) -> &AtomicU8 {
+        &self.entries[id].distance[label as usize]
     }
 }
 
@@ -194,24 +205,66 @@ pub(super) fn can_step(men: Men) -> bool {
     men.mover.squares().any(|p| NEIGHBOURS[p] & empty != 0)
 }
 
-/// A position's class: blocked, quiet, or a capture with the value of its best capture.
-fn classify(men: Men, lower: &Tablebase) -> u8 {
-    match best_capture(men, lower) {
+/// The class of a position that is canonical, from the value of its best capture if it has
+/// one.
+fn class_of(best_capture: Option<Wdl>, men: Men) -> u8 {
+    match best_capture {
         Some(value) => CAPTURE + value as u8,
         None if can_step(men) => QUIET,
         None => BLOCKED,
     }
 }
 
+/// Positions classified together: their captures' lookups into the lower tables are
+/// gathered first and read in one pass, where the reads (cache misses into tables of
+/// hundreds of megabytes, most of the pass's time) overlap instead of waiting in turn.
+const CLASSIFY_BATCH: usize = 256;
+
 /// Classifies the entries `start..` of a part's table into `out`.
-fn classify_range(material: Material, start: u64, out: &mut [u8], lower: &Tablebase) {
-    for (i, class) in out.iter_mut().enumerate() {
-        let men = INDEXER.position(material, start + i as u64);
-        *class = if INDEXER.canonical(men) == men {
-            classify(men, lower)
-        } else {
-            NOT_CANONICAL
-        };
+fn classify_range(material: Material, start: u64, out: &mut [Entry], lower: &Tablebase) {
+    // (the entry in the batch, the table, the index); a capture of the last man needs no
+    // table and goes straight to `best`.
+    let mut lookups: Vec<(usize, &Table, u64)> = Vec::with_capacity(CLASSIFY_BATCH * 4);
+    let mut first = start;
+    for batch in out.chunks_mut(CLASSIFY_BATCH) {
+        let mut positions = [None::<Men>; CLASSIFY_BATCH];
+        let mut best = [None::<Wdl>; CLASSIFY_BATCH];
+        lookups.clear();
+        for k in 0..batch.len() {
+            let men = INDEXER.position(material, first + k as u64);
+            if INDEXER.canonical(men) != men {
+                continue;
+            }
+            positions[k] = Some(men);
+            for_each_capture_chain(men.mover, men.other, |chain| {
+                let after = Men {
+                    mover: men.other & !chain.captured(),
+                    other: men.mover ^ (1 << chain.from()) ^ (1 << chain.to()),
+                };
+                if after.mover == 0 {
+                    best[k] = Some(Wdl::Win);
+                } else {
+                    let table = lower
+                        .get(after.material())
+                        .expect("the lower tables are loaded");
+                    lookups.push((k, table, INDEXER.index(after)));
+                }
+            });
+        }
+        for &(k, table, index) in &lookups {
+            let value = table
+                .value_at(index)
+                .expect("a canonical entry always has a value")
+                .flipped();
+            best[k] = best[k].max(Some(value));
+        }
+        for (k, entry) in batch.iter_mut().enumerate() {
+            entry.class = match positions[k] {
+                Some(men) => class_of(best[k], men),
+                None => NOT_CANONICAL,
+            };
+        }
+        first += batch.len() as u64;
     }
 }
 
@@ -239,29 +292,33 @@ pub fn solve_level(
         offsets.push(offsets.last().unwrap() + INDEXER.table_size(*part) as usize);
     }
     let entries = offsets.pop().unwrap();
-    let mut class = vec![0u8; entries];
-    classify_all(&parts, &mut class, lower, threads.max(1));
     let mut level_state = Level {
+        entries: (0..entries)
+            .map(|_| Entry {
+                class: NOT_CANONICAL,
+                distance: [AtomicU8::new(UNREACHED), AtomicU8::new(UNREACHED)],
+            })
+            .collect(),
         parts,
         offsets,
-        class,
-        distance: [unreached(entries), unreached(entries)],
     };
+    classify_all(
+        &level_state.parts,
+        &mut level_state.entries,
+        lower,
+        threads.max(1),
+    );
     propagate(&mut level_state, level.mover == level.other, threads.max(1));
     let (tables, mut report) = tables_of(&level_state, level.mover == level.other, with_distances);
     report.seconds = started.elapsed().as_secs_f64();
     Ok((tables, report))
 }
 
-fn unreached(entries: usize) -> Vec<AtomicU8> {
-    (0..entries).map(|_| AtomicU8::new(UNREACHED)).collect()
-}
-
 /// The classification pass, split over threads by ranges of entries.
-fn classify_all(parts: &[Material], class: &mut [u8], lower: &Tablebase, threads: usize) {
-    let chunk = class.len().div_ceil(threads * 8).max(1 << 12);
-    let mut work: Vec<(Material, u64, &mut [u8])> = Vec::new();
-    let mut rest = class;
+fn classify_all(parts: &[Material], entries: &mut [Entry], lower: &Tablebase, threads: usize) {
+    let chunk = entries.len().div_ceil(threads * 8).max(1 << 12);
+    let mut work: Vec<(Material, u64, &mut [Entry])> = Vec::new();
+    let mut rest = entries;
     for &material in parts {
         let (mut table, tail) = rest.split_at_mut(INDEXER.table_size(material) as usize);
         rest = tail;
@@ -298,11 +355,11 @@ fn propagate(level: &mut Level, equal: bool, threads: usize) {
     // Labels: with equal men, 0 = the mover wins, 1 = the mover loses; with unequal men,
     // 0 = the side behind gets at least a draw, 1 = the side behind wins.
     let mut seeds = [0u64; 2];
-    for id in 0..level.class.len() {
-        let class = level.class[id];
+    for id in 0..level.entries.len() {
+        let class = level.entries[id].class;
         let ahead = level.mover_is_ahead(id);
         let mut seed = |label: usize, distance: u8| {
-            *level.distance[label][id].get_mut() = distance;
+            *level.entries[id].distance[label].get_mut() = distance;
             seeds[distance as usize] += 1;
         };
         match class {
@@ -353,7 +410,7 @@ fn propagate(level: &mut Level, equal: bool, threads: usize) {
 /// `threads` threads taking ranges of entries in turn. Returns how many it labelled.
 fn scan_layer(level: &Level, equal: bool, distance: u8, threads: usize) -> u64 {
     const CHUNK: usize = 1 << 14;
-    let entries = level.class.len();
+    let entries = level.entries.len();
     let next_chunk = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
@@ -367,7 +424,7 @@ fn scan_layer(level: &Level, equal: bool, distance: u8, threads: usize) -> u64 {
                         }
                         for id in start..(start + CHUNK).min(entries) {
                             for label in 0..2u8 {
-                                let at = level.distance[label as usize][id].load(Ordering::Relaxed);
+                                let at = level.distance(label, id).load(Ordering::Relaxed);
                                 if at == distance {
                                     found += label_steps_into(level, equal, id, label, distance);
                                 }
@@ -384,52 +441,85 @@ fn scan_layer(level: &Level, equal: bool, distance: u8, threads: usize) -> u64 {
     })
 }
 
+/// The most positions a step can come from: every man of the side that stepped, from any
+/// of its neighbours.
+const MOST_UNSTEPS: usize = MAX_MEN * MOST_NEIGHBOURS;
+/// The most steps of one position: every man to any of its neighbours.
+const MOST_STEPS: usize = MOST_UNSTEPS;
+/// The children whose labels are read together in the check that every step of a position
+/// leads into a label: a few at a time keeps the reads overlapping, and the check stops at
+/// the first group with a child not labelled yet (most positions reached are not ready),
+/// before the indexes of the rest are computed.
+const STEP_GROUP: usize = 4;
+
 /// Labels the positions that step into entry `id`, which has `label` at `distance`, where
 /// that step gives them a label. Returns how many it labelled.
+///
+/// The predecessors' indexes are computed first and their entries read in one pass, so that
+/// the reads, cache misses into gigabytes, overlap.
 fn label_steps_into(level: &Level, equal: bool, id: usize, label: u8, distance: u8) -> u64 {
-    let mut found = 0;
+    let mut befores = [Men { mover: 0, other: 0 }; MOST_UNSTEPS];
+    let mut before_ids = [0usize; MOST_UNSTEPS];
+    let mut count = 0;
     for_each_unstep(level.position(id), |before| {
-        let before_id = level.id(before);
-        if level.class[before_id] != QUIET {
-            return;
-        }
-        // Which label the step gives `before`, and whether every step of `before` must
-        // give it.
-        let (label_before, every_step) = if equal {
-            (1 - label, label == 0)
-        } else {
-            (label, level.mover_is_ahead(before_id))
-        };
-        let known = &level.distance[label_before as usize][before_id];
-        if known.load(Ordering::Relaxed) != UNREACHED {
-            return;
-        }
-        if every_step {
-            let reached = &level.distance[label as usize];
-            // Once one step is found not labelled yet, the rest need no look (and no
-            // index, the costly part): most positions reached are not ready.
-            let mut all = true;
-            for_each_step(before, |after| {
-                all = all && reached[level.id(after)].load(Ordering::Relaxed) <= distance;
-            });
-            if !all {
-                return;
-            }
+        befores[count] = before;
+        before_ids[count] = level.id(before);
+        count += 1;
+    });
+    if count == 0 {
+        return 0;
+    }
+    // Every predecessor is in the same part (the other side to move), so the label a step
+    // gives and whether every step must give it are the same for all of them.
+    let (label_before, every_step) = if equal {
+        (1 - label, label == 0)
+    } else {
+        (label, level.mover_is_ahead(before_ids[0]))
+    };
+    let mut open = [false; MOST_UNSTEPS];
+    for (open, &before_id) in open.iter_mut().zip(&before_ids[..count]) {
+        let entry = &level.entries[before_id];
+        // `&`, not `&&`: a branch on the first miss would hold up the reads after it.
+        *open = (entry.class == QUIET)
+            & (entry.distance[label_before as usize].load(Ordering::Relaxed) == UNREACHED);
+    }
+    let mut found = 0;
+    for k in 0..count {
+        if !open[k] || (every_step && !every_step_labelled(level, befores[k], label, distance)) {
+            continue;
         }
         // Two threads may reach the same position: the one that labels it counts it.
-        if known
+        let labelled = level
+            .distance(label_before, before_ids[k])
             .compare_exchange(
                 UNREACHED,
                 distance + 1,
                 Ordering::Relaxed,
                 Ordering::Relaxed,
             )
-            .is_ok()
-        {
-            found += 1;
-        }
-    });
+            .is_ok();
+        found += labelled as u64;
+    }
     found
+}
+
+/// Whether every step of `before` leads to a position with `label` at `distance` or less.
+fn every_step_labelled(level: &Level, before: Men, label: u8, distance: u8) -> bool {
+    let mut afters = [Men { mover: 0, other: 0 }; MOST_STEPS];
+    let mut count = 0;
+    for_each_step(before, |after| {
+        afters[count] = after;
+        count += 1;
+    });
+    afters[..count].chunks(STEP_GROUP).all(|group| {
+        let mut ids = [0usize; STEP_GROUP];
+        for (id, &after) in ids.iter_mut().zip(group) {
+            *id = level.id(after);
+        }
+        ids[..group.len()]
+            .iter()
+            .all(|&id| level.distance(label, id).load(Ordering::Relaxed) <= distance)
+    })
 }
 
 /// The level's values at counter 0 from the labels' distances, as tables, with the figures.
@@ -445,12 +535,12 @@ fn tables_of(level: &Level, equal: bool, with_distances: bool) -> (Vec<Table>, L
         let mut counts = [0u64; 3];
         for index in 0..size {
             let id = level.offsets[part] + index as usize;
-            if level.class[id] == NOT_CANONICAL {
+            if level.entries[id].class == NOT_CANONICAL {
                 continue;
             }
             let (first, second) = (
-                level.distance[0][id].load(Ordering::Relaxed),
-                level.distance[1][id].load(Ordering::Relaxed),
+                level.distance(0, id).load(Ordering::Relaxed),
+                level.distance(1, id).load(Ordering::Relaxed),
             );
             // The value and distance within the limit, and the value with no limit.
             let ((value, distance), unlimited) = if equal {
