@@ -83,14 +83,6 @@ pub static JUMPABLE: [u32; POINTS] = LEAPS.jumpable;
 /// `LEAP_OVER[from][to]`: the jumped point of the leap from `from` to `to`, or `NO_POINT`.
 pub static LEAP_OVER: [[u8; POINTS]; POINTS] = LEAPS.over;
 
-/// The most leaps over one point: two ways along each of the (at most four) lines it is
-/// inside of.
-pub const MOST_LEAPS_OVER: usize = 8;
-
-/// `LEAPS_OVER[p]`: the leaps over `p` as (from, to) pairs, padded with `NO_POINT` pairs:
-/// whether a man is exposed asks these alone.
-pub static LEAPS_OVER: [[(u8, u8); MOST_LEAPS_OVER]; POINTS] = LEAPS.leaps_over;
-
 /// Not a point.
 pub const NO_POINT: u8 = u8::MAX;
 
@@ -128,7 +120,6 @@ struct LeapTables {
     to: [[u8; POINTS]; POINTS],
     over: [[u8; POINTS]; POINTS],
     jumpable: [u32; POINTS],
-    leaps_over: [[(u8, u8); MOST_LEAPS_OVER]; POINTS],
 }
 
 const LEAPS: LeapTables = leap_tables();
@@ -139,9 +130,7 @@ const fn leap_tables() -> LeapTables {
         to: [[NO_POINT; POINTS]; POINTS],
         over: [[NO_POINT; POINTS]; POINTS],
         jumpable: [0; POINTS],
-        leaps_over: [[(NO_POINT, NO_POINT); MOST_LEAPS_OVER]; POINTS],
     };
-    let mut leaps_over_count = [0usize; POINTS];
     let mut line = 0;
     while line < LINES.len() {
         let points = LINES[line];
@@ -155,9 +144,6 @@ const fn leap_tables() -> LeapTables {
                 tables.to[from][over as usize] = to;
                 tables.over[from][to as usize] = over;
                 tables.jumpable[from] |= 1 << over;
-                let over = over as usize;
-                tables.leaps_over[over][leaps_over_count[over]] = (from as u8, to);
-                leaps_over_count[over] += 1;
                 end += 1;
             }
             i += 1;
@@ -217,21 +203,6 @@ mod tests {
                 jumpable |= 1 << over;
             }
             assert_eq!(JUMPABLE[from], jumpable);
-        }
-        // The leaps over each point are exactly the leaps whose jumped point it is.
-        for over in 0..POINTS {
-            let mut listed: Vec<(usize, usize)> = LEAPS_OVER[over]
-                .iter()
-                .take_while(|&&(from, _)| from != NO_POINT)
-                .map(|&(from, to)| (from as usize, to as usize))
-                .collect();
-            let mut expected: Vec<(usize, usize)> = (0..POINTS)
-                .filter(|&from| LEAP_TO[from][over] != NO_POINT)
-                .map(|from| (from, LEAP_TO[from][over] as usize))
-                .collect();
-            listed.sort_unstable();
-            expected.sort_unstable();
-            assert_eq!(listed, expected, "leaps over {}", NAMES[over]);
         }
         // No pair of points is both adjacent and the two ends of a leap.
         for (from, row) in LEAP_OVER.iter().enumerate() {

@@ -22,7 +22,7 @@
 //!
 //! The weights are in `weights.rs`.
 
-use super::board::{JUMPABLE, LEAPS_OVER, NEIGHBOURS, NO_POINT, POINTS};
+use super::board::{JUMPABLE, LEAP_TO, NEIGHBOURS, NO_POINT, POINTS};
 use super::weights::WEIGHTS;
 use super::{EgaraGuti, EgaraMove, bit};
 use crate::core::{BitSet, Player};
@@ -125,25 +125,17 @@ impl EgaraGuti {
     }
 
     /// The men of `player` that an enemy man stands next to on a line, with the point beyond
-    /// them on that line empty: men the enemy could leap over. As the weights were fitted,
-    /// an enemy man counts only where the line goes on past him as well (one at the end of a
-    /// line, a corner say, is left out): counting him too changes the bench signature and
-    /// needs a refit and a match.
+    /// them on that line empty: men the enemy could leap over.
     fn exposed(&self, player: Player) -> i32 {
         let own = self.men[player.index()];
         let enemy = self.men[player.opponent().index()];
         let empty = self.empty_points();
         own.squares()
             .filter(|&man| {
-                // The leapers the weights were fitted with: those the man could leap over
-                // in turn.
-                let leapers = enemy & JUMPABLE[man];
-                LEAPS_OVER[man]
-                    .iter()
-                    .take_while(|&&(from, _)| from != NO_POINT)
-                    .any(|&(from, to)| {
-                        leapers & bit(from as usize) != 0 && empty & bit(to as usize) != 0
-                    })
+                (JUMPABLE[man] & enemy).squares().any(|attacker| {
+                    let to = LEAP_TO[attacker][man];
+                    to != NO_POINT && empty & bit(to as usize) != 0
+                })
             })
             .count() as i32
     }
