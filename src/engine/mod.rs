@@ -18,6 +18,7 @@ pub use self::flags::SearchFlags;
 pub use self::session::new_session;
 use crate::core::{Outcome, Player, PositionError};
 use crate::games::{Tablebases, Variant};
+use crate::search::skill::Skill;
 use crate::search::{Info, Limits};
 
 /// What a search tells whoever listens, in the order it happens.
@@ -67,6 +68,9 @@ pub struct SearchJob {
     pub multipv: usize,
     /// Whether the best move may carry the expected reply.
     pub ponder_move: bool,
+    /// The strength to play at: below the top, a narrower search and a move chosen among
+    /// its best lines with the session's seeded draws.
+    pub skill: Skill,
 }
 
 /// How setting a position ended.
@@ -123,6 +127,9 @@ pub trait Session: Send {
     /// Asks these exact tables in every search from now on; a game without tables among
     /// them searches without.
     fn set_tablebases(&mut self, tablebases: &Tablebases);
+    /// Starts the draws of the weakened levels and the baseline movers afresh from `seed`:
+    /// the same seed, the same choices in the same positions.
+    fn reseed(&mut self, seed: u64);
     /// Starts a search of the current position on a worker thread. It sends
     /// [`Event::Info`]s and finally [`Event::BestMove`] to `listener`; the best move waits
     /// as `flags` say (for `stop`, or while pondering). `flags` are marked done just before

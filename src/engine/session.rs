@@ -14,7 +14,7 @@ use crate::core::{Outcome, Player, PositionError};
 use crate::eval::feature_values;
 use crate::games::{Playable, Tablebases, Variant};
 use crate::search::baseline::{self, Play};
-use crate::search::{Control, RootMove, RootOptions, RootReports, Searcher};
+use crate::search::{Control, RootMove, RootOptions, RootReports, Score, Searcher};
 
 /// A new session of `variant` at its start position, with a table of `hash_mib` MiB and
 /// one search thread, choosing its moves as `play` says.
@@ -240,6 +240,11 @@ impl<G: Playable> Session for GameSession<G> {
         self.searcher().set_oracle(G::oracle(tablebases));
     }
 
+    fn reseed(&mut self, seed: u64) {
+        // Seed 0 draws as the session always drew before it could be seeded.
+        *draws(&self.rng) = fastrand::Rng::with_seed(BASELINE_SEED ^ seed);
+    }
+
     fn start_search(
         &mut self,
         job: SearchJob,
@@ -259,14 +264,21 @@ impl<G: Playable> Session for GameSession<G> {
             let searched = panic::catch_unwind(AssertUnwindSafe(|| match play {
                 Play::Search => {
                     let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
+                    let skill = job.skill;
                     let options = RootOptions {
                         only: job
                             .searchmoves
                             .iter()
                             .filter_map(|text| root.parse_move(text).ok())
                             .collect(),
-                        multipv: job.multipv.max(1),
+                        multipv: skill.lines(job.multipv.max(1)),
                     };
+                    // A weakened level chooses among the lines of the deepest iteration that
+                    // found as many as any before it (its node budget may stop an iteration
+                    // after its first lines).
+                    let mut lines: Vec<(Score, Vec<G::Move>)> = Vec::new();
+                    let mut deeper: Vec<(Score, Vec<G::Move>)> = Vec::new();
+                    let mut deeper_depth = 0;
                     let report = |root_move: RootMove<G::Move>| {
                         listener(Event::CurrMove {
                             depth: root_move.depth,
@@ -282,14 +294,34 @@ impl<G: Playable> Session for GameSession<G> {
                             report: &report,
                         }),
                     };
+                    let limits = skill.limit(&job.limits);
                     let result =
-                        searcher.search_with(&root, &job.limits, &options, control, &mut |info| {
+                        searcher.search_with(&root, &limits, &options, control, &mut |info| {
                             if info.multipv.unwrap_or(1) == 1 {
                                 best_line.clone_from(&info.pv);
                             }
+                            if !skill.is_full() && !info.pv.is_empty() {
+                                if info.depth != deeper_depth {
+                                    if deeper.len() >= lines.len() {
+                                        lines = std::mem::take(&mut deeper);
+                                    }
+                                    deeper.clear();
+                                    deeper_depth = info.depth;
+                                }
+                                deeper.push((info.score, info.pv.clone()));
+                            }
                             listener(Event::Info(info.with_pv(root.line_notation(&info.pv))));
                         });
-                    result.pv
+                    if deeper.len() >= lines.len() {
+                        lines = deeper;
+                    }
+                    let firsts: Vec<(Score, usize)> = (0..lines.len())
+                        .map(|index| (lines[index].0, index))
+                        .collect();
+                    match skill.choose(&firsts, &mut draws(&rng)) {
+                        Some(index) if !skill.is_full() => lines.swap_remove(index).1,
+                        _ => result.pv,
+                    }
                 }
                 Play::Random => baseline::random_move(&root, &mut draws(&rng))
                     .into_iter()

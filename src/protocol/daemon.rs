@@ -28,6 +28,7 @@ use crate::engine::{
 use crate::games::{Tablebases, Variant};
 use crate::printable::echo;
 use crate::search::baseline::Play;
+use crate::search::skill::Skill;
 use crate::search::{Clock, Limits};
 
 /// Where the daemon's lines go (stdout in the serve loop, a buffer in tests).
@@ -54,6 +55,11 @@ pub struct Daemon {
     multipv: usize,
     /// The `Ponder` option: `bestmove` may name the expected reply.
     ponder: bool,
+    /// The `Skill Level` option: the strength `go` plays at.
+    skill: Skill,
+    /// The `Seed` option: where the draws of the weakened levels and the baseline movers
+    /// start when it is set and with every new variant.
+    seed: u64,
     /// The running (or finished, not yet joined) work.
     work: Option<Work>,
     /// The most `Hash` and `Threads` this daemon takes.
@@ -78,6 +84,8 @@ impl Daemon {
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             multipv: 1,
             ponder: false,
+            skill: Skill::FULL,
+            seed: 0,
             work: None,
             caps: Caps::NONE,
             sink,
@@ -162,6 +170,8 @@ impl Daemon {
             Command::IsReady => self.say("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::NewGame => {
+                // The draws go on from game to game: reseeding here would make every game
+                // against a baseline mover from one position the same game.
                 self.session.clear_hash();
                 // The start position with no moves cannot be refused.
                 let _ = self.session.set_position(None, &[]);
@@ -260,6 +270,11 @@ impl Daemon {
             (OptionId::MultiPv, Value::Number(lines)) => self.multipv = lines as usize,
             (OptionId::Ponder, Value::Flag(on)) => self.ponder = on,
             (OptionId::TablePath, Value::Text(path)) => self.set_table_path(path.trim()),
+            (OptionId::SkillLevel, Value::Number(level)) => self.skill = Skill::new(level as u8),
+            (OptionId::Seed, Value::Number(seed)) => {
+                self.seed = seed;
+                self.session.reseed(seed);
+            }
             (id, value) => unreachable!("{id:?} read as {value:?}"),
         }
     }
@@ -294,6 +309,7 @@ impl Daemon {
         let mut session = new_session(variant, self.hash_mib, self.play);
         session.set_threads(self.threads);
         session.set_tablebases(&self.tablebases);
+        session.reseed(self.seed);
         session
     }
 
@@ -412,6 +428,7 @@ impl Daemon {
             searchmoves,
             multipv: self.multipv,
             ponder_move: self.ponder,
+            skill: self.skill,
         };
         let sink = Arc::clone(&self.sink);
         let listener: Listener = Arc::new(move |event| sink(format::event(&event)));

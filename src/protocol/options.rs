@@ -7,6 +7,7 @@
 
 use crate::games::Variant;
 use crate::search::max_threads;
+use crate::search::skill;
 
 /// The transposition table's default size, in MiB.
 pub const DEFAULT_HASH_MIB: u64 = 16;
@@ -57,6 +58,8 @@ pub enum OptionId {
     MultiPv,
     Ponder,
     TablePath,
+    SkillLevel,
+    Seed,
 }
 
 /// What values an option takes.
@@ -114,8 +117,17 @@ fn max_multipv() -> u64 {
     MAX_MULTIPV
 }
 
+fn max_skill_level() -> u64 {
+    u64::from(skill::MAX_LEVEL)
+}
+
+/// The largest seed: what a GUI's 32-bit spin box holds.
+fn max_seed() -> u64 {
+    i32::MAX as u64
+}
+
 /// Every option, in the order `ugi` lists them.
-pub const OPTIONS: [OptionSpec; 8] = [
+pub const OPTIONS: [OptionSpec; 10] = [
     OptionSpec {
         id: OptionId::Variant,
         name: "UCI_Variant",
@@ -172,15 +184,34 @@ pub const OPTIONS: [OptionSpec; 8] = [
         name: "TablePath",
         kind: Kind::Text,
     },
+    OptionSpec {
+        id: OptionId::SkillLevel,
+        name: "Skill Level",
+        kind: Kind::Spin {
+            default: skill::MAX_LEVEL as u64,
+            min: 0,
+            max: max_skill_level,
+        },
+    },
+    OptionSpec {
+        id: OptionId::Seed,
+        name: "Seed",
+        kind: Kind::Spin {
+            default: 0,
+            min: 0,
+            max: max_seed,
+        },
+    },
 ];
 
 /// The option called `name`, in any case and with or without spaces between its words
 /// (Stockfish spells `Clear Hash`, the spec `ClearHash`).
 pub fn find(name: &str) -> Option<&'static OptionSpec> {
-    let name: String = name.split(' ').collect();
+    let words = |name: &str| -> String { name.split(' ').collect() };
+    let name = words(name);
     OPTIONS
         .iter()
-        .find(|option| option.name.eq_ignore_ascii_case(&name))
+        .find(|option| words(option.name).eq_ignore_ascii_case(&name))
 }
 
 impl OptionSpec {

@@ -21,6 +21,7 @@ pub mod oracle;
 mod ordering;
 pub mod score;
 pub mod searchable;
+pub mod skill;
 mod threads;
 pub mod tt;
 mod worker;
