@@ -37,7 +37,7 @@ use super::index::{INDEXER, MAX_MEN, Material, Men};
 use super::store::Table;
 use crate::core::BitSet;
 use crate::core::Wdl;
-use crate::games::egaraguti::board::{ALL_POINTS, MOST_NEIGHBOURS, NEIGHBOURS};
+use crate::games::egaraguti::board::{ALL_POINTS, JUMPABLE, LEAP_TO, MOST_NEIGHBOURS, NEIGHBOURS};
 use crate::games::egaraguti::{QUIET_PLY_LIMIT, for_each_capture_chain};
 
 /// Plies a level may take before the 40-ply rule counts the men.
@@ -197,6 +197,17 @@ pub(super) fn best_capture(men: Men, lower: &Tablebase) -> Option<Wdl> {
         best = best.max(Some(value));
     });
     best
+}
+
+/// Whether the side to move can capture: a first leap is enough, with no chain followed.
+#[inline]
+fn has_capture(men: Men) -> bool {
+    let empty = ALL_POINTS & !(men.mover | men.other);
+    men.mover.squares().any(|from| {
+        (JUMPABLE[from] & men.other)
+            .squares()
+            .any(|over| empty & (1 << LEAP_TO[from][over]) != 0)
+    })
 }
 
 /// Whether the side to move has a step (where it has no capture, whether it can move).
@@ -462,6 +473,12 @@ fn label_steps_into(level: &Level, equal: bool, id: usize, label: u8, distance: 
     let mut before_ids = [0usize; MOST_UNSTEPS];
     let mut count = 0;
     for_each_unstep(level.position(id), |before| {
+        // A position with a capture cannot step, so no step of it leads here: most
+        // predecessors are such (five in six), and this look costs far less than their
+        // index and entry.
+        if has_capture(before) {
+            return;
+        }
         befores[count] = before;
         before_ids[count] = level.id(before);
         count += 1;
