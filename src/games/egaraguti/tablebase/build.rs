@@ -100,7 +100,9 @@ pub fn build(
         }
         // Only the tables this level reads stay in memory.
         tables.retain(&lower);
+        reset_peak_memory();
         let (solved, report) = solve_level(level, &tables, config.threads, config.distances)?;
+        let peak = peak_memory_bytes();
         for table in &solved {
             table
                 .write(&config.dir)
@@ -122,10 +124,15 @@ pub fn build(
             })
             .collect();
         progress(&format!(
-            "{level}: {} positions in {:.1} s ({:.2}M/s), win/draw/loss for the side to move {}, longest {} plies, {} beyond the 40-ply limit{}; {}",
+            "{level}: {} positions in {:.1} s ({:.2}M/s){}, win/draw/loss for the side to move {}, longest {} plies, {} beyond the 40-ply limit{}; {}",
             report.positions,
             report.seconds,
             report.positions as f64 / report.seconds.max(1e-6) / 1e6,
+            peak.map(|bytes| format!(
+                ", peak memory {:.2} GiB",
+                bytes as f64 / (1u64 << 30) as f64
+            ))
+            .unwrap_or_default(),
             shares.join(", "),
             report.longest,
             report.beyond_limit,
@@ -174,6 +181,22 @@ fn time_left(solved_entries: u64, left_entries: u64, seconds: f64) -> String {
     }
     let rate = solved_entries as f64 / seconds;
     format!("about {} left", duration(left_entries as f64 / rate))
+}
+
+/// Starts the process's peak memory afresh at what it holds now (the lower tables loaded),
+/// where the system allows it (Linux), so that each level's peak is its own.
+fn reset_peak_memory() {
+    // "5" resets the peak resident set size; elsewhere the file is missing and the peak
+    // stays the process's.
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// The process's peak resident memory in bytes, where the system says (Linux).
+fn peak_memory_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 fn percent(part: u64, whole: u64) -> f64 {
