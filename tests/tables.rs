@@ -614,3 +614,53 @@ fn distances_left_in_the_files_probe_and_search_as_in_memory() {
         }
     }
 }
+
+#[test]
+fn the_line_values_every_move_and_plays_to_the_result_the_probe_gives() {
+    let dir = tables_dir().to_str().unwrap();
+    // Test fact 8: White's one capture takes all three black men and wins at once.
+    let output = ternion(&[
+        "tables",
+        "line",
+        "egaraguti",
+        "--fen",
+        "5/3/3/w/b1b/1b1/5 w 0 1",
+        "--dir",
+        dir,
+    ]);
+    let out = text(&output.stdout);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "win for the side to move, decided within 1 plies");
+    assert_eq!(lines[1], "move e4c2g2e4 win in 1 plies", "{out}");
+    assert_eq!(lines[lines.len() - 2], "line e4c2g2e4");
+    assert_eq!(lines[lines.len() - 1], "result p1win after 1 plies");
+    // Seeded positions of up to 6 men: the line ends as the probe says for the side to
+    // move, and every legal move is listed.
+    let mut rng = fastrand::Rng::with_seed(11);
+    for (white, black) in [(3, 3), (2, 3), (4, 2)] {
+        for _ in 0..3 {
+            let game = random_position(&mut rng, white, black);
+            let fen = game.position_string();
+            let value = text(&probe(&fen, &[]).stdout);
+            let value = value.split(' ').next().unwrap().to_owned();
+            let output = ternion(&["tables", "line", "egaraguti", "--fen", &fen, "--dir", dir]);
+            let out = text(&output.stdout);
+            assert!(output.status.success(), "{fen}: {}", text(&output.stderr));
+            let moves = out.lines().filter(|l| l.starts_with("move ")).count();
+            assert_eq!(moves, common::legal_move_strings(&game).len(), "{out}");
+            let result = out.lines().last().unwrap().split(' ').nth(1).unwrap();
+            let mover = if game.side_to_move() == Player::P1 {
+                "p1win"
+            } else {
+                "p2win"
+            };
+            let expected = match value.as_str() {
+                "win" => mover.to_owned(),
+                "draw" => "draw".to_owned(),
+                _ => if mover == "p1win" { "p2win" } else { "p1win" }.to_owned(),
+            };
+            assert_eq!(result, expected, "{fen}\n{out}");
+        }
+    }
+}

@@ -5,13 +5,14 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
+use ternion::core::{Outcome, Player};
 use ternion::games::Variant;
 use ternion::games::egaraguti::EgaraGuti;
-use ternion::games::egaraguti::tablebase::Tablebase;
 use ternion::games::egaraguti::tablebase::build::{BuildConfig, build};
 use ternion::games::egaraguti::tablebase::index::MAX_MEN;
 use ternion::games::egaraguti::tablebase::verify::verify;
-use ternion::rules::Rules;
+use ternion::games::egaraguti::tablebase::{Tablebase, line, men_of};
+use ternion::rules::{Notation, Rules};
 
 use super::position::PositionArgs;
 
@@ -35,6 +36,14 @@ enum TablesCommand {
     /// block that decides it where stored, and whether the value is exact at the
     /// position's 40-ply counter.
     Probe(ProbeArgs),
+    /// Print every legal move's value by the tables and a line of perfect play.
+    ///
+    /// Loads every table of --dir. Prints the position's value, then each legal move with
+    /// its value for the side that plays it and the plies to the capture, block or end that
+    /// decides it, then the moves the tables rank first (the shortest way for the side the
+    /// value favours over the men count, the longest for the other) to the end of the game,
+    /// with its result.
+    Line(LineArgs),
     /// Check built tables independently, level by level.
     ///
     /// Every file's header and checksum are checked; then, for sampled positions, the
@@ -92,6 +101,18 @@ struct ProbeArgs {
     dir: PathBuf,
 }
 
+#[derive(Debug, Args)]
+struct LineArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// The directory of the tables.
+    #[arg(long)]
+    dir: PathBuf,
+    /// The most plies of the line.
+    #[arg(long, default_value_t = 2_000)]
+    plies: usize,
+}
+
 fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     let bad = || format!("a shard is K/N with 0 <= K < N, not '{text}'");
     let (index, count) = text.split_once('/').ok_or_else(bad)?;
@@ -116,6 +137,7 @@ pub fn run(args: &TablesArgs) -> Result<(), String> {
     match &args.command {
         TablesCommand::Build(args) => run_build(args),
         TablesCommand::Probe(args) => run_probe(args),
+        TablesCommand::Line(args) => run_line(args),
         TablesCommand::Verify(args) => run_verify(args),
     }
 }
@@ -185,6 +207,52 @@ fn run_build(args: &BuildArgs) -> Result<(), String> {
     .map_err(|e| format!("cannot write the summary: {e}"))
 }
 
+fn run_line(args: &LineArgs) -> Result<(), String> {
+    only_egaraguti(args.position.variant()?)?;
+    let game: EgaraGuti = args.position.position()?;
+    if game.outcome().is_some() {
+        return Err("the game is over: there is no line to play".into());
+    }
+    if !args.dir.is_dir() {
+        return Err(format!("no directory {}", args.dir.display()));
+    }
+    let tables = Tablebase::load_all(&args.dir)?;
+    let probe = tables.probe(&game).ok_or_else(|| {
+        format!(
+            "no table for {} in {}",
+            men_of(&game).material(),
+            args.dir.display()
+        )
+    })?;
+    let mut out = format!("{} for the side to move", probe.value.name());
+    if let Some(distance) = probe.distance {
+        out.push_str(&format!(", decided within {distance} plies"));
+    }
+    out.push('\n');
+    let values = line::move_values(&game, &tables)?;
+    for value in &values {
+        out.push_str(&format!(
+            "move {} {} in {} plies\n",
+            game.move_string(value.mv),
+            value.value.name(),
+            value.distance
+        ));
+    }
+    let (moves, outcome) = line::perfect_line(&game, &tables, args.plies)?;
+    out.push_str(&format!("line {}\n", game.line_notation(&moves).join(" ")));
+    let result = match outcome {
+        Some(Outcome::Win(Player::P1)) => "p1win",
+        Some(Outcome::Win(Player::P2)) => "p2win",
+        Some(Outcome::Draw) => "draw",
+        None => "unfinished",
+    };
+    out.push_str(&format!("result {result} after {} plies\n", moves.len()));
+    io::stdout()
+        .lock()
+        .write_all(out.as_bytes())
+        .map_err(|e| format!("cannot write: {e}"))
+}
+
 fn run_probe(args: &ProbeArgs) -> Result<(), String> {
     only_egaraguti(args.position.variant()?)?;
     let game: EgaraGuti = args.position.position()?;
@@ -202,7 +270,7 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
                 return Err(format!("no directory {}", args.dir.display()));
             }
             let mut tables = Tablebase::new(&args.dir);
-            let material = ternion::games::egaraguti::tablebase::men_of(&game).material();
+            let material = men_of(&game).material();
             if !tables.load(material)? {
                 return Err(format!(
                     "no table for {material} men in {}",

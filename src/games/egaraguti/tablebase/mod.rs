@@ -7,6 +7,7 @@
 //! - [`solve`]: the retrograde solver of one material level;
 //! - [`build`]: the resumable build of every level up to a number of men;
 //! - [`label`]: self-play data relabelled with the tables' exact results, for the tuner;
+//! - [`line`]: every legal move's value, and a line of perfect play;
 //! - [`verify`]: an independent check of built tables by one ply of the rules.
 //!
 //! This module owns the set of loaded tables ([`Tablebase`]) and what a probe answers
@@ -16,6 +17,7 @@
 pub mod build;
 pub mod index;
 pub mod label;
+pub mod line;
 pub mod solve;
 pub mod store;
 pub mod verify;

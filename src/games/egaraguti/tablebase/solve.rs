@@ -599,6 +599,22 @@ fn tables_of(level: &Level, equal: bool, with_distances: bool) -> (Vec<Table>, L
     (tables, report)
 }
 
+/// Every level of at most `men` men, solved in memory, with distances: the tables of the
+/// unit tests.
+#[cfg(test)]
+pub(super) fn solve_up_to(men: usize) -> Tablebase {
+    let mut tables = Tablebase::default();
+    for total in 2..=men {
+        for level in levels_of_total(total) {
+            let (solved, _) = solve_level(level, &tables, 2, true).unwrap();
+            for table in solved {
+                tables.insert(table);
+            }
+        }
+    }
+    tables
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashMap;
@@ -608,20 +624,6 @@ mod tests {
     use crate::core::{Outcome, Player};
     use crate::games::egaraguti::EgaraGuti;
     use crate::rules::Rules;
-
-    /// Every level of at most `men` men, solved in memory, with distances.
-    fn solve_up_to(men: usize) -> Tablebase {
-        let mut tables = Tablebase::default();
-        for total in 2..=men {
-            for level in levels_of_total(total) {
-                let (solved, _) = solve_level(level, &tables, 2, true).unwrap();
-                for table in solved {
-                    tables.insert(table);
-                }
-            }
-        }
-        tables
-    }
 
     /// The canonical positions of a material pair.
     fn positions(material: Material) -> Vec<Men> {

@@ -1,0 +1,179 @@
+//! Perfect play read from the tables: the value of every legal move, and a line that keeps
+//! the value to the end of the game.
+//!
+//! A move's value is the position after it as the tables give it at its own 40-ply
+//! counter (the game's own end first: no men, no move, the 40-ply rule, a repetition). Among
+//! the moves that keep the best value, the tables rank first the one that gets the mover
+//! what it wants soonest: where the value is better for the mover than the men count's
+//! verdict, the shortest way to the capture (or block) that decides it; where it is not, the
+//! longest, so that the side that would lose the race holds out; equal distances go by
+//! the order the moves are generated in. A capture decides at once, a step one ply sooner
+//! than its position does.
+
+use super::store::wdl_by_count;
+use super::{Tablebase, men_of};
+use crate::core::{Outcome, Wdl};
+use crate::games::egaraguti::{EgaraGuti, EgaraMove};
+use crate::rules::{Notation, Rules};
+
+/// One legal move as the tables value it for the side that plays it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    pub mv: EgaraMove,
+    pub value: Wdl,
+    /// The plies from before the move to the capture, block or end that decides the value:
+    /// 1 for a capture or a move that ends the game, the position's own distance plus one
+    /// for a step; 0 where the value is the men count's verdict and nothing need happen.
+    pub distance: u8,
+}
+
+/// Every legal move of `game` with its value, in generation order. An error when a position
+/// after a move is beyond the loaded tables, or not known exactly at its counter.
+pub fn move_values(game: &EgaraGuti, tables: &Tablebase) -> Result<Vec<MoveValue>, String> {
+    let mut moves = Vec::new();
+    game.generate_moves(&mut moves);
+    let mut values = Vec::with_capacity(moves.len());
+    for mv in moves {
+        let mut after = game.clone();
+        after.make_move(mv);
+        let (value, distance) = match after.outcome() {
+            Some(outcome) => (value_of_outcome(outcome, game), 1),
+            None => {
+                let probe = tables.probe(&after).ok_or_else(|| {
+                    format!(
+                        "no table for {} after {}",
+                        men_of(&after).material(),
+                        game.move_string(mv)
+                    )
+                })?;
+                if !probe.exact {
+                    return Err(format!(
+                        "the position after {} is not known exactly at its counter",
+                        game.move_string(mv)
+                    ));
+                }
+                let value = probe.value.flipped();
+                let distance = match (mv.captured() != 0, probe.distance) {
+                    (true, _) => 1,
+                    (false, Some(0) | None) => 0,
+                    (false, Some(d)) => d.saturating_add(1),
+                };
+                (value, distance)
+            }
+        };
+        values.push(MoveValue {
+            mv,
+            value,
+            distance,
+        });
+    }
+    Ok(values)
+}
+
+/// The value of a finished game for the side to move in `before`, who made the last move.
+fn value_of_outcome(outcome: Outcome, before: &EgaraGuti) -> Wdl {
+    match outcome.winner() {
+        None => Wdl::Draw,
+        Some(winner) if winner == before.side_to_move() => Wdl::Win,
+        Some(_) => Wdl::Loss,
+    }
+}
+
+/// The move the tables rank first among `values` (see the module docs), for the side to
+/// move of `game`; `None` when there is no move.
+pub fn best_move(game: &EgaraGuti, values: &[MoveValue]) -> Option<MoveValue> {
+    let best = values.iter().map(|v| v.value).max()?;
+    let default = wdl_by_count(men_of(game).material());
+    let keeping = values.iter().filter(|v| v.value == best);
+    if best > default {
+        keeping.min_by_key(|v| v.distance).copied()
+    } else {
+        // max_by_key keeps the last of equals: reverse for the first.
+        keeping.rev().max_by_key(|v| v.distance).copied()
+    }
+}
+
+/// A line of perfect play from `game`: the moves the tables rank first, to the end of the
+/// game or `max_plies`, and the game's result if it ended.
+pub fn perfect_line(
+    game: &EgaraGuti,
+    tables: &Tablebase,
+    max_plies: usize,
+) -> Result<(Vec<EgaraMove>, Option<Outcome>), String> {
+    let mut game = game.clone();
+    let mut line = Vec::new();
+    while line.len() < max_plies {
+        if let Some(outcome) = game.outcome() {
+            return Ok((line, Some(outcome)));
+        }
+        let values = move_values(&game, tables)?;
+        let chosen = best_move(&game, &values).expect("a game in play has a move");
+        game.make_move(chosen.mv);
+        line.push(chosen.mv);
+    }
+    Ok((line, game.outcome()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::solve::solve_up_to;
+    use super::*;
+    use crate::core::Player;
+
+    /// Seeded random positions of `men` men a side, at counter 0, that are in play.
+    fn positions(white: usize, black: usize, count: usize, seed: u64) -> Vec<EgaraGuti> {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut points: Vec<usize> = (0..23).collect();
+            rng.shuffle(&mut points);
+            let set = |points: &[usize]| points.iter().fold(0u32, |s, &p| s | 1 << p);
+            let men = [set(&points[..white]), set(&points[white..white + black])];
+            let side = if rng.bool() { Player::P1 } else { Player::P2 };
+            let game = EgaraGuti::from_parts(men, side, 0, 1);
+            if game.outcome().is_none() {
+                out.push(game);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_perfect_line_ends_as_the_tables_say_and_keeps_the_value_at_every_move() {
+        let tables = solve_up_to(5);
+        for (white, black) in [(2, 2), (3, 2), (2, 3), (1, 3)] {
+            for start in positions(white, black, 40, 7 + white as u64 * 10 + black as u64) {
+                let value = tables.probe(&start).unwrap().value;
+                let (line, outcome) = perfect_line(&start, &tables, 400).unwrap();
+                let outcome = outcome.expect("a perfect line ends");
+                assert_eq!(value_of_outcome(outcome, &start), value, "{line:?}");
+                // Every move keeps the value for the side that plays it.
+                let mut game = start.clone();
+                let mut expected = value;
+                for &mv in &line {
+                    let values = move_values(&game, &tables).unwrap();
+                    let chosen = values.iter().find(|v| v.mv == mv).unwrap();
+                    assert_eq!(chosen.value, expected);
+                    assert_eq!(values.iter().map(|v| v.value).max(), Some(expected));
+                    game.make_move(mv);
+                    expected = expected.flipped();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_winner_takes_the_shortest_way_and_the_loser_the_longest() {
+        let tables = solve_up_to(4);
+        for start in positions(2, 2, 60, 3) {
+            let values = move_values(&start, &tables).unwrap();
+            let chosen = best_move(&start, &values).unwrap();
+            let keeping = values.iter().filter(|v| v.value == chosen.value);
+            match chosen.value {
+                Wdl::Win => assert!(keeping.clone().all(|v| v.distance >= chosen.distance)),
+                Wdl::Loss => assert!(keeping.clone().all(|v| v.distance <= chosen.distance)),
+                Wdl::Draw => {}
+            }
+        }
+    }
+}
