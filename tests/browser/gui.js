@@ -7,7 +7,10 @@
 // For every variant it plays moves by clicking the board, the engine answering as the second
 // player; after every turn it checks the page against a daemon of its own, run beside the
 // server: the move list must be that position's legal moves and the board must draw that
-// position's pieces. Then it takes a move back and loads a position string, checking again.
+// position's pieces. The engine plays at the weakest level, set on the page, and its lines
+// must show it (a weakened level searches four root lines). Then it takes a move back, shows
+// the first ply by a click on the move list, plays a new line from there, and loads a
+// position string, checking again.
 // It prints the page's load time and the time from a click to the engine's reply, and saves
 // a screenshot of each board.
 "use strict";
@@ -66,8 +69,8 @@ const historyOf = async (page) => (await page.textContent('#history'))
   .split(' ').filter((word) => word && !word.endsWith('.'));
 
 // The page's move list and board against the reference's, for the moves the page shows.
-async function checkAgainstReference(page, reference, variant, fen, what) {
-  const moves = await historyOf(page);
+async function checkAgainstReference(page, reference, variant, fen, what, played = null) {
+  const moves = played || await historyOf(page);
   const expected = await reference.position(variant, fen, moves);
   const shown = await page.$$eval('#moves button', (bs) => bs.map((b) => b.textContent));
   check(JSON.stringify(shown.sort()) === JSON.stringify([...expected.legal].sort()),
@@ -139,7 +142,9 @@ async function playVariant(page, reference, variant) {
     check(after[before.length] === move, `${variant}, turn ${turn}: ${move} was played by the clicks`);
     if (!(await page.textContent('#status')).includes('to move')) break;
   }
-  check((await page.textContent('#info')).startsWith('info depth'), `${variant}: the engine's info line`);
+  const info = await page.textContent('#info');
+  check(info.startsWith('info depth'), `${variant}: the engine's info line`);
+  check(info.includes(' multipv '), `${variant}: the level set on the page reached the engine: ${info}`);
   await page.screenshot({ path: path.join(shots, `gui-${variant}.png`) });
   const played = await historyOf(page);
   console.log(`${variant}: ${played.join(' ')} | click to engine reply (${MOVE_TIME_MS} ms a move): `
@@ -150,9 +155,23 @@ async function playVariant(page, reference, variant) {
   const kept = await checkAgainstReference(page, reference, variant, null, 'after take back');
   check(kept.join(' ') === played.slice(0, -2).join(' '), `${variant}: take back undid two plies`);
 
+  // A click on the first move shows the position after it; a move played there starts a
+  // new line (the engine plays neither side meanwhile).
+  await page.selectOption('#engine-side', 'none');
+  const clickedAt = Date.now();
+  await redrawn(page, () => page.click('#history .ply[data-ply="1"]'));
+  const shownIn = Date.now() - clickedAt;
+  await checkAgainstReference(page, reference, variant, null, 'the first ply shown', kept.slice(0, 1));
+  check((await historyOf(page)).join(' ') === kept.join(' '), `${variant}: looking back keeps the moves`);
+  const legalThere = await page.$$eval('#moves button', (bs) => bs.map((b) => b.textContent));
+  const branchMove = legalThere.find((m) => !m.endsWith('off'));
+  await redrawn(page, () => page.click(`#moves button:text-is("${branchMove}")`));
+  const line = await checkAgainstReference(page, reference, variant, null, 'a new line');
+  check(line.join(' ') === [kept[0], branchMove].join(' '), `${variant}: the new line is ${line.join(' ')}`);
+  console.log(`${variant}: a click on the move list to its position: ${shownIn} ms`);
+
   // Copy the position string, start again, and load it back.
   const fen = await page.inputValue('#fen');
-  await page.selectOption('#engine-side', 'none');
   await redrawn(page, () => page.click('#new-game'));
   check((await historyOf(page)).length === 0, `${variant}: a new game has no moves`);
   await page.fill('#fen', fen);
@@ -175,6 +194,7 @@ async function playVariant(page, reference, variant) {
     await page.waitForSelector('#board svg');
     console.log(`page and first board: ${Date.now() - started} ms`);
     await page.fill('#movetime', String(MOVE_TIME_MS));
+    await page.selectOption('#skill', '0');
     for (const variant of VARIANTS) await playVariant(page, reference, variant);
     console.log('every variant played, checked against the reference daemon');
   } finally {
