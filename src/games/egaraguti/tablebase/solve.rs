@@ -236,13 +236,15 @@ fn classify_range(material: Material, start: u64, out: &mut [Entry], lower: &Tab
     // (the entry in the batch, the table, the index); a capture of the last man needs no
     // table and goes straight to `best`.
     let mut lookups: Vec<(usize, &Table, u64)> = Vec::with_capacity(CLASSIFY_BATCH * 4);
-    let mut first = start;
+    // The entries in order, each position from the one before (unranking each costs more).
+    let mut next = Some(INDEXER.position(material, start));
     for batch in out.chunks_mut(CLASSIFY_BATCH) {
         let mut positions = [None::<Men>; CLASSIFY_BATCH];
         let mut best = [None::<Wdl>; CLASSIFY_BATCH];
         lookups.clear();
         for k in 0..batch.len() {
-            let men = INDEXER.position(material, first + k as u64);
+            let men = next.expect("the range is inside the table");
+            next = INDEXER.next_position(men);
             if INDEXER.canonical(men) != men {
                 continue;
             }
@@ -275,7 +277,6 @@ fn classify_range(material: Material, start: u64, out: &mut [Entry], lower: &Tab
                 None => NOT_CANONICAL,
             };
         }
-        first += batch.len() as u64;
     }
 }
 
