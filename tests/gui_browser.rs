@@ -1,5 +1,6 @@
 //! `ternion gui` in a real browser: runs `tests/browser/gui.js`, which plays every variant in
-//! headless Chromium by clicking and checks the page against a daemon of its own.
+//! headless Chromium by clicking, steps through and analyses a recorded game of each, and
+//! checks the page against a daemon of its own.
 //!
 //! It needs Node.js, Chromium and the script's one npm package (`npm ci --prefix
 //! tests/browser`), so the default run lists it as ignored rather than pretend it passed;
@@ -13,7 +14,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 const VARIANTS: [&str; 4] = ["lielow", "lielow9", "egaraguti", "lerontenin"];
-/// Far above the 5-10 s the script takes, for a loaded machine.
+/// Far above the 20-40 s the script takes, for a loaded machine.
 const TIME_LIMIT: Duration = Duration::from_secs(300);
 
 fn script_dir() -> PathBuf {

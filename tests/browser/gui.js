@@ -10,11 +10,14 @@
 // position's pieces. The engine plays at the weakest level, set on the page, and its lines
 // must show it (a weakened level searches four root lines). Then it takes a move back, shows
 // the first ply by a click on the move list, plays a new line from there, and loads a
-// position string, checking again.
+// position string, checking again. Then the study tools: the analysis of the shown position
+// (its lines must be legal lines of it, the best move drawn, the bar set), the graph of every
+// ply, and a game recorded by `ternion match --records` loaded and stepped through.
 // It prints the page's load time and the time from a click to the engine's reply, and saves
 // a screenshot of each board.
 "use strict";
-const { spawn } = require('child_process');
+const { spawn, execFileSync } = require('child_process');
+const fs = require('fs');
 const path = require('path');
 const readline = require('readline');
 const { chromium } = require('playwright-core');
@@ -180,6 +183,68 @@ async function playVariant(page, reference, variant) {
   check((await page.textContent('#error')) === '', `${variant}: no error shown`);
 }
 
+// The analysis of the position shown: wait for `lines` lines, each a legal line of it by the
+// reference (the reference refuses an illegal move with an error, which throws).
+async function checkAnalysis(page, reference, variant, fen, moves, lines) {
+  const expected = await reference.position(variant, fen, moves);
+  const wanted = Math.min(lines, expected.legal.length);
+  await page.waitForFunction((n) => document.querySelector('#lines').textContent
+    .split('\n').filter((l) => / \(depth \d+\) /.test(l)).length >= n, wanted);
+  const shown = (await page.textContent('#lines')).split('\n');
+  for (const line of shown) {
+    const pv = line.split(') ')[1].split(' ').filter(Boolean);
+    check(pv.length > 0, `${variant}: an analysis line has moves: ${line}`);
+    check(expected.legal.includes(pv[0]), `${variant}: ${pv[0]} is legal in the shown position`);
+    await reference.position(variant, fen, moves.concat(pv));
+  }
+  check(await page.$('#board .best-move') !== null, `${variant}: the best move is drawn`);
+  const bar = await page.$eval('#evalbar div', (d) => d.style.width);
+  check(/^\d+(\.\d+)?%$/.test(bar), `${variant}: the evaluation bar is set (${bar})`);
+  return shown.length;
+}
+
+async function studyVariant(page, reference, variant, records) {
+  // A recorded game, loaded by pasting: the board shows its start, the list its moves.
+  // Its first 30 plies, a game in its own right (a Lerontenin game runs to 800).
+  const whole = fs.readFileSync(records, 'utf8');
+  const start = whole.match(/^\[Start "([^"]*)"\]/m)[1];
+  const tags = whole.split('\n').filter((l) => l.startsWith('['));
+  const recorded = whole.split('\n').filter((l) => l.trim() && !l.startsWith('['))
+    .join(' ').split(/\s+/).filter(Boolean).slice(0, 30);
+  const text = tags.join('\n') + '\n' + recorded.join(' ') + '\n';
+  await page.fill('#record', text);
+  await redrawn(page, () => page.click('#record-load'));
+  check((await page.inputValue('#variant')) === variant, `${variant}: the record's variant`);
+  check((await historyOf(page)).join(' ') === recorded.join(' '), `${variant}: the record's moves`);
+  await checkAgainstReference(page, reference, variant, start, 'a record at its start', []);
+  await redrawn(page, () => page.click('#history .ply[data-ply="3"]'));
+  await checkAgainstReference(page, reference, variant, start, 'a record at ply 3', recorded.slice(0, 3));
+
+  // The graph over every ply of the record.
+  await page.click('#graph-run');
+  await page.waitForFunction(() => /plies evaluated/.test(document.querySelector('#graph-state').textContent),
+    null, { timeout: 120000 });
+  const points = await page.$eval('#graph polyline', (p) => p.getAttribute('points').split(' ').length);
+  check(points >= recorded.length, `${variant}: the graph has a point a ply (${points} of ${recorded.length + 1})`);
+
+  // Analysis of that position, three lines, then of the next ply.
+  await page.check('#analyse');
+  const started = Date.now();
+  const lines = await checkAnalysis(page, reference, variant, start, recorded.slice(0, 3), 3);
+  const firstLines = Date.now() - started;
+  // Lines refreshed per second: info lines counted over one second of analysis (none
+  // once the search has proved the result).
+  const before = await page.evaluate(() => window.analysisUpdates || 0);
+  await page.waitForTimeout(1000);
+  const perSecond = (await page.evaluate(() => window.analysisUpdates || 0)) - before;
+  await page.screenshot({ path: path.join(shots, `gui-analysis-${variant}.png`) });
+  await redrawn(page, () => page.click('#forward'));
+  await checkAnalysis(page, reference, variant, start, recorded.slice(0, 4), 3);
+  await page.uncheck('#analyse');
+  console.log(`${variant}: ${lines} analysis lines, all shown in ${firstLines} ms, `
+    + `${perSecond} line updates a second`);
+}
+
 (async () => {
   const { server, url } = await startServer();
   const reference = new Reference();
@@ -197,6 +262,15 @@ async function playVariant(page, reference, variant) {
     await page.selectOption('#skill', '0');
     for (const variant of VARIANTS) await playVariant(page, reference, variant);
     console.log('every variant played, checked against the reference daemon');
+    for (const variant of VARIANTS) {
+      // A game of two random movers, recorded (long enough to step through).
+      const records = path.join(shots, `record-${variant}.txt`);
+      const random = `${binary} --play random`;
+      execFileSync(binary, ['match', '--engine', random, '--engine', random, '--variant', variant,
+        '--games', '1', '--depth', '1', '--records', records], { stdio: 'ignore' });
+      await studyVariant(page, reference, variant, records);
+    }
+    console.log('every variant studied: analysis, graph and a recorded game');
   } finally {
     await browser.close();
     reference.close();
