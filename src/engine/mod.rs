@@ -110,6 +110,8 @@ pub trait Session: Send {
     fn side_to_move(&self) -> Player;
     /// The result by the rules or by forfeit, `None` while the game goes on.
     fn result(&self) -> Option<Outcome>;
+    /// Why the game is over, in a few words for people; `None` while it goes on.
+    fn result_reason(&self) -> Option<String>;
     /// The legal moves in canonical notation, in a stable order (none once the game is over).
     fn legal_moves(&self) -> Vec<String>;
     /// The perft count below each legal move, and the total. Once `stop` is set it ends

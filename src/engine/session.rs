@@ -186,6 +186,14 @@ impl<G: Playable> Session for GameSession<G> {
         }
     }
 
+    fn result_reason(&self) -> Option<String> {
+        match self.forfeit {
+            Some(Player::P1) => Some("the first player played an illegal move".to_owned()),
+            Some(Player::P2) => Some("the second player played an illegal move".to_owned()),
+            None => self.game.ending().map(str::to_owned),
+        }
+    }
+
     fn legal_moves(&self) -> Vec<String> {
         if self.forfeit.is_some() {
             return Vec::new();

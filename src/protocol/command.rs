@@ -94,6 +94,8 @@ pub enum Query {
     Variant,
     /// The position's SVG picture on one line (an extension, for GUIs).
     Svg,
+    /// Why the game is over, in words for people (an extension, for GUIs).
+    Reason,
     /// Not a known query; the engine answers with an error and `response error`.
     Unknown(String),
 }
@@ -391,6 +393,7 @@ fn query(input: &str) -> IResult<&str, Command> {
         map(terminated(tag("fen"), eof), |_| Query::Fen),
         map(terminated(tag("variant"), eof), |_| Query::Variant),
         map(terminated(tag("svg"), eof), |_| Query::Svg),
+        map(terminated(tag("reason"), eof), |_| Query::Reason),
         map(rest, |other: &str| {
             Query::Unknown(if other.is_empty() {
                 "(nothing asked)".to_owned()
@@ -644,6 +647,7 @@ mod tests {
         );
         assert_eq!(parse("query fen"), Command::Query(Query::Fen));
         assert_eq!(parse("query variant"), Command::Query(Query::Variant));
+        assert_eq!(parse("query reason"), Command::Query(Query::Reason));
         assert_eq!(
             parse("query weather today"),
             Command::Query(Query::Unknown("weather today".into()))

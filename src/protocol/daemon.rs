@@ -491,6 +491,7 @@ impl Daemon {
             Query::Variant => session.variant().to_string(),
             // One line: the picture's own line breaks are only layout.
             Query::Svg => session.svg().replace('\n', " "),
+            Query::Reason => session.result_reason().unwrap_or_else(|| "none".to_owned()),
             Query::Unknown(other) => {
                 self.error("unknown-query", other);
                 "error".to_owned()

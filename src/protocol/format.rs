@@ -260,7 +260,7 @@ pub fn help(option_names: &str) -> Vec<String> {
             "     [searchmoves <m>...] [ponder] [infinite]",
             "  go perft <n>                    count moves to depth n, by move",
             "  stop | ponderhit | quit         stop answers at once; nothing waits for a search",
-            "  query gameover|p1turn|p2turn|result|legalmoves|islegal <m>|fen|variant|svg",
+            "  query gameover|p1turn|p2turn|result|reason|legalmoves|islegal <m>|fen|variant|svg",
             "  d                               show the position",
             "  eval                            the static evaluation, feature by feature",
             "  bench [depth]                   the search signature",

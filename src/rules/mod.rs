@@ -113,6 +113,10 @@ pub trait Notation: Rules {
     /// The canonical notation of a legal move of this position.
     fn move_string(&self, mv: Self::Move) -> String;
 
+    /// Why the game is over, in a few words for people ("the king was lost"); `None` while
+    /// it goes on.
+    fn ending(&self) -> Option<&'static str>;
+
     /// Plays a sequence of moves given in notation; on the first bad move the state is left
     /// as it was before that move and the error says which ply failed (1-based).
     fn play_moves<'a, I>(&mut self, moves: I) -> Result<(), (usize, MoveError)>

@@ -12,7 +12,8 @@
 // the first ply by a click on the move list, plays a new line from there, and loads a
 // position string, checking again. Then the study tools: the analysis of the shown position
 // (its lines must be legal lines of it, the best move drawn, the bar set), the graph of every
-// ply, and a game recorded by `ternion match --records` loaded and stepped through.
+// ply, and a game recorded by `ternion match --records` loaded and stepped through. Last, a
+// finished game must say its result and why.
 // It prints the page's load time and the time from a click to the engine's reply, and saves
 // a screenshot of each board.
 "use strict";
@@ -240,7 +241,7 @@ async function studyVariant(page, reference, variant, records) {
   await page.screenshot({ path: path.join(shots, `gui-analysis-${variant}.png`) });
   await redrawn(page, () => page.click('#forward'));
   await checkAnalysis(page, reference, variant, start, recorded.slice(0, 4), 3);
-  await page.uncheck('#analyse');
+  await redrawn(page, () => page.uncheck('#analyse'));
   console.log(`${variant}: ${lines} analysis lines, all shown in ${firstLines} ms, `
     + `${perSecond} line updates a second`);
 }
@@ -271,6 +272,17 @@ async function studyVariant(page, reference, variant, records) {
       await studyVariant(page, reference, variant, records);
     }
     console.log('every variant studied: analysis, graph and a recorded game');
+    // A finished game says its result and why: Egara-guti's test fact 8, one capture of all.
+    await page.selectOption('#engine-side', 'none');
+    if ((await page.inputValue('#variant')) !== 'egaraguti') {
+      await redrawn(page, () => page.selectOption('#variant', 'egaraguti'));
+    }
+    await page.fill('#fen', '5/3/3/w/b1b/1b1/5 w 0 1');
+    await redrawn(page, () => page.click('#load'));
+    await redrawn(page, () => page.click('#moves button:text-is("e4c2g2e4")'));
+    const status = await page.textContent('#status');
+    check(status === 'Game over: the first player wins (no men left)', `the result and its reason: ${status}`);
+    console.log(`a finished game: "${status}"`);
   } finally {
     await browser.close();
     reference.close();

@@ -23,7 +23,8 @@ use ternion::search::score::DISTANCE_BOUND;
 ///   restores the exact state;
 /// - in a game with null-move pruning, the null move passes the turn (hash included) and
 ///   its unmake restores the exact state;
-/// - the outcome is a pure function of the state (a clone agrees);
+/// - the outcome is a pure function of the state (a clone agrees), and the game gives a
+///   reason for its end exactly when it is over;
 /// - while the game is in play, the evaluation is the weighted sum of the features the
 ///   tuner reads, with the weights the game plays with, and far from the scores of
 ///   results;
@@ -72,6 +73,12 @@ fn check_position<G: Playable>(game: &G, moves: &[G::Move], at: &str) {
         game.outcome()
     );
     assert_eq!(game.clone().outcome(), game.outcome(), "{at}: outcome");
+    assert_eq!(
+        game.ending().is_some(),
+        game.outcome().is_some(),
+        "{at}: a reason exactly when the game is over ({:?})",
+        game.ending()
+    );
     if game.outcome().is_none() {
         let features = feature_values(game);
         assert_eq!(

@@ -8,7 +8,7 @@
 use std::fmt::Write;
 
 use super::board::{LEAP_OVER, NAMES, NEIGHBOURS, NO_POINT, RANKS_TOP_DOWN, point_by_name};
-use super::{EgaraGuti, EgaraMove, MEN_PER_SIDE, bit};
+use super::{EgaraGuti, EgaraMove, MEN_PER_SIDE, QUIET_PLY_LIMIT, bit};
 use crate::core::{MoveError, Player, PositionError, quote};
 use crate::rules::{Notation, Rules};
 
@@ -158,6 +158,21 @@ impl EgaraGuti {
 }
 
 impl Notation for EgaraGuti {
+    fn ending(&self) -> Option<&'static str> {
+        self.outcome()?;
+        let us = self.side_to_move();
+        // As outcome() decides: rule 7 first, then the 40-ply rule, then repetition.
+        Some(if self.men(us) == 0 || self.men(us.opponent()) == 0 {
+            "no men left"
+        } else if !self.has_move() {
+            "no move on its turn"
+        } else if self.quiet_plies() >= QUIET_PLY_LIMIT {
+            "40 plies without a capture: the men are counted"
+        } else {
+            "the position came a third time: the men are counted"
+        })
+    }
+
     fn parse_position(text: &str) -> Result<Self, PositionError> {
         let mut fields = text.split_ascii_whitespace();
         let board = fields.next().ok_or(PositionError::Empty)?;

@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 use super::army::{Army, END, Label, MAX_PIECES, ORIGINAL_LETTERS, ORIGINAL_POWERS, Piece};
 use super::{Core, DESCENT_COMPLETE, Lerontenin, LeronteninMove};
-use crate::core::{MoveError, Player, PositionError, quote};
+use crate::core::{MoveError, Outcome, Player, PositionError, quote};
 use crate::rules::{Notation, Rules};
 
 const SIDE_LETTERS: [&str; 2] = ["L", "D"];
@@ -284,6 +284,21 @@ impl Lerontenin {
 }
 
 impl Notation for Lerontenin {
+    fn ending(&self) -> Option<&'static str> {
+        let outcome = self.outcome()?;
+        // As make_move decides: all home first, then the descent, then repetition.
+        let home = Player::BOTH
+            .into_iter()
+            .any(|p| self.army(p).all_finished());
+        Some(if home && outcome != Outcome::Draw {
+            "all its pieces are home"
+        } else if self.core.descent.contains(&DESCENT_COMPLETE) {
+            "the descending sequence H X P Q T D S (rule 13)"
+        } else {
+            "the state came a third time: the square totals decide (rule 14)"
+        })
+    }
+
     fn parse_position(text: &str) -> Result<Self, PositionError> {
         let fields: Vec<&str> = text.split_ascii_whitespace().collect();
         match fields.len() {

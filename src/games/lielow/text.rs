@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 use super::geometry::Geometry;
 use super::{Lielow, LielowMove};
-use crate::core::{BitSet, MoveError, Player, PositionError, quote};
+use crate::core::{BitSet, MoveError, Outcome, Player, PositionError, quote};
 use crate::rules::{Notation, Rules};
 
 /// Blue (p1) and Red (p2), as the letters of the position string and as words.
@@ -127,6 +127,17 @@ impl<G: Geometry> Lielow<G> {
 }
 
 impl<G: Geometry> Notation for Lielow<G> {
+    fn ending(&self) -> Option<&'static str> {
+        let Outcome::Win(winner) = self.outcome()? else {
+            return Some("a draw");
+        };
+        Some(if self.stacks[winner.opponent().index()].is_empty() {
+            "no stacks left"
+        } else {
+            "the king was lost"
+        })
+    }
+
     fn parse_position(text: &str) -> Result<Self, PositionError> {
         let n = G::N;
         // Fields are checked left to right, so the first mistake is the one reported.
