@@ -15,9 +15,19 @@ fi
 echo "| level | positions | side to move: win/draw/loss % | longest | beyond 40 plies | seconds | peak memory |"
 echo "|---|---:|---|---:|---:|---:|---:|"
 grep -h ' positions in ' "$@" | awk '
+# 1234567 as 1,234,567.
+function thousands(n,    out) {
+    out = ""
+    while (length(n) > 3) {
+        out = "," substr(n, length(n) - 2) out
+        n = substr(n, 1, length(n) - 3)
+    }
+    return n out
+}
 {
-    level = $1; sub(/:$/, "", level)
-    positions = $2
+    # The level as the rules document names it (5+4); its tables keep the v (5v4).
+    level = $1; sub(/:$/, "", level); sub(/v/, "+", level)
+    positions = thousands($2)
     seconds = $5
     peak = "-"
     if (match($0, /peak memory [0-9.]+ GiB/)) {
@@ -26,6 +36,7 @@ grep -h ' positions in ' "$@" | awk '
     shares = $0
     sub(/.*side to move /, "", shares)
     sub(/, longest.*/, "", shares)
+    gsub(/%, /, "%; ", shares)
     longest = $0
     sub(/.*longest /, "", longest)
     sub(/ plies.*/, "", longest)
