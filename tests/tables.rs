@@ -664,3 +664,91 @@ fn the_line_values_every_move_and_plays_to_the_result_the_probe_gives() {
         }
     }
 }
+
+/// A records file of one game per (start, moves, result), the audited player as P1.
+fn records(games: &[(&str, &str, &str)]) -> String {
+    let mut text = String::new();
+    for (number, (start, moves, result)) in games.iter().enumerate() {
+        text.push_str(&format!(
+            "[Game \"{}\"]\n[Variant \"egaraguti\"]\n[P1 \"ternion (with tables)\"]\n[P2 \"ternion (without)\"]\n[Opening \"\"]\n[Start \"{start}\"]\n[Result \"{result}\"]\n[Reason \"rules\"]\n[Final \"-\"]\n[Plies \"0\"]\n{moves}\n\n",
+            number + 1
+        ));
+    }
+    text
+}
+
+#[test]
+fn the_audit_passes_perfect_play_and_names_a_move_that_gives_value_away() {
+    let dir = tables_dir().to_str().unwrap();
+    let file = fresh_dir("audit").join("records.txt");
+    let audit = |text: &str| {
+        std::fs::write(&file, text).unwrap();
+        ternion(&[
+            "tables",
+            "audit",
+            "egaraguti",
+            "--dir",
+            dir,
+            "--records",
+            file.to_str().unwrap(),
+            "--player",
+            "with tables",
+        ])
+    };
+    // Test fact 8: the one capture wins at once.
+    let output = audit(&records(&[(
+        "5/3/3/w/b1b/1b1/5 w 0 1",
+        "e4c2g2e4",
+        "p1win",
+    )]));
+    let out = text(&output.stdout);
+    assert!(output.status.success(), "{out}{}", text(&output.stderr));
+    assert!(
+        out.starts_with("game 1: p1 started win, won the game; 1 moves checked, 0 unknown\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("1 games, W/D/L 1/0/0 for the audited player; from won starts 1/0/0"),
+        "{out}"
+    );
+    // A position where some first move is worse than the best: playing it is named.
+    let mut rng = fastrand::Rng::with_seed(5);
+    let (fen, worse, best, worst) = loop {
+        let game = random_position(&mut rng, 3, 3);
+        if game.side_to_move() != Player::P1 {
+            continue; // the audited player is P1: its move first
+        }
+        let fen = game.position_string();
+        let line =
+            text(&ternion(&["tables", "line", "egaraguti", "--fen", &fen, "--dir", dir]).stdout);
+        let values: Vec<(String, String)> = line
+            .lines()
+            .filter_map(|l| l.strip_prefix("move "))
+            .map(|l| {
+                let mut words = l.split(' ');
+                (
+                    words.next().unwrap().to_owned(),
+                    words.next().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        let rank = |v: &str| {
+            ["loss", "draw", "win"]
+                .iter()
+                .position(|w| *w == v)
+                .unwrap()
+        };
+        let best = values.iter().map(|(_, v)| rank(v)).max().unwrap();
+        if let Some((mv, v)) = values.iter().find(|(_, v)| rank(v) < best) {
+            break (fen, mv.clone(), ["loss", "draw", "win"][best], v.clone());
+        }
+    };
+    let output = audit(&records(&[(&fen, &worse, "p2win")]));
+    let out = text(&output.stdout);
+    assert!(!output.status.success(), "{out}");
+    assert!(
+        out.contains(&format!("; ply 1 {worse} {worst} where {best} was there")),
+        "{out}"
+    );
+    assert!(out.contains("1 gave value away"), "{out}");
+}

@@ -5,7 +5,8 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use ternion::core::{Outcome, Player};
+use ternion::arena::record::parse_records;
+use ternion::core::{Outcome, Player, Wdl};
 use ternion::games::Variant;
 use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::egaraguti::tablebase::build::{BuildConfig, build};
@@ -44,6 +45,14 @@ enum TablesCommand {
     /// value favours over the men count, the longest for the other) to the end of the game,
     /// with its result.
     Line(LineArgs),
+    /// Audit one player's moves in recorded games by the tables.
+    ///
+    /// Reads the records of `ternion match --records`; in each game the player whose P1 or
+    /// P2 tag contains --player is audited: its value at the game's start, the result it
+    /// got, and every move of its that was worth less than its best move by the tables.
+    /// Prints a line per game and a summary; exits with status 1 when a move gave value
+    /// away or a game was lost from a start worth a draw or better.
+    Audit(AuditArgs),
     /// Check built tables independently, level by level.
     ///
     /// Every file's header and checksum are checked; then, for sampled positions, the
@@ -113,6 +122,21 @@ struct LineArgs {
     plies: usize,
 }
 
+#[derive(Debug, Args)]
+struct AuditArgs {
+    /// The variant: only egaraguti has tables.
+    variant: String,
+    /// The directory of the tables.
+    #[arg(long)]
+    dir: PathBuf,
+    /// The records file of `ternion match --records`.
+    #[arg(long)]
+    records: PathBuf,
+    /// Text that the audited player's P1 or P2 tag contains (and the other's does not).
+    #[arg(long)]
+    player: String,
+}
+
 fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     let bad = || format!("a shard is K/N with 0 <= K < N, not '{text}'");
     let (index, count) = text.split_once('/').ok_or_else(bad)?;
@@ -138,6 +162,7 @@ pub fn run(args: &TablesArgs) -> Result<(), String> {
         TablesCommand::Build(args) => run_build(args),
         TablesCommand::Probe(args) => run_probe(args),
         TablesCommand::Line(args) => run_line(args),
+        TablesCommand::Audit(args) => run_audit(args),
         TablesCommand::Verify(args) => run_verify(args),
     }
 }
@@ -251,6 +276,93 @@ fn run_line(args: &LineArgs) -> Result<(), String> {
         .lock()
         .write_all(out.as_bytes())
         .map_err(|e| format!("cannot write: {e}"))
+}
+
+fn run_audit(args: &AuditArgs) -> Result<(), String> {
+    only_egaraguti(args.variant.parse().map_err(|e| format!("{e}"))?)?;
+    let text = std::fs::read_to_string(&args.records)
+        .map_err(|e| format!("cannot read {}: {e}", args.records.display()))?;
+    let records = parse_records(&text)?;
+    let tables = Tablebase::load_all(&args.dir)?;
+    let mut out = String::new();
+    // The audited side's results, by its value at the start: [start][result], each as
+    // loss/draw/win, and a row for starts the tables do not know.
+    let mut by_start = [[0u32; 3]; 4];
+    let (mut checked, mut unknown, mut drops, mut lost_holding) = (0, 0, 0, 0);
+    for record in &records {
+        let number = record.tag("Game").unwrap_or("?");
+        let at = |what: String| format!("game {number}: {what}");
+        let seat = |tag: &str| {
+            record
+                .tag(tag)
+                .is_some_and(|name| name.contains(&args.player))
+        };
+        let side = match (seat("P1"), seat("P2")) {
+            (true, false) => Player::P1,
+            (false, true) => Player::P2,
+            _ => return Err(at(format!("not one seat's tag contains '{}'", args.player))),
+        };
+        let start = EgaraGuti::parse_position(record.tag("Start").unwrap_or_default())
+            .map_err(|e| at(format!("start: {e}")))?;
+        let outcome = record.outcome().ok_or_else(|| at("no result".into()))?;
+        let result = match outcome.winner() {
+            None => Wdl::Draw,
+            Some(winner) if winner == side => Wdl::Win,
+            Some(_) => Wdl::Loss,
+        };
+        let audit = line::audit(&start, &record.moves, side, &tables).map_err(at)?;
+        let row = audit.start_value.map_or(3, |v| v as usize);
+        by_start[row][result as usize] += 1;
+        checked += audit.moves_checked;
+        unknown += audit.moves_unknown;
+        drops += audit.drops.len();
+        lost_holding += (audit.start_value >= Some(Wdl::Draw) && result == Wdl::Loss) as u32;
+        out.push_str(&format!(
+            "game {number}: {} started {}, {} the game; {} moves checked, {} unknown{}\n",
+            if side == Player::P1 { "p1" } else { "p2" },
+            audit.start_value.map_or("unknown", Wdl::name),
+            match result {
+                Wdl::Win => "won",
+                Wdl::Draw => "drew",
+                Wdl::Loss => "lost",
+            },
+            audit.moves_checked,
+            audit.moves_unknown,
+            audit
+                .drops
+                .iter()
+                .map(|(ply, mv, best, played)| format!(
+                    "; ply {ply} {mv} {} where {} was there",
+                    played.name(),
+                    best.name()
+                ))
+                .collect::<String>(),
+        ));
+    }
+    let wdl = |row: [u32; 3]| format!("{}/{}/{}", row[2], row[1], row[0]);
+    let total = by_start.iter().fold([0; 3], |sum, row| {
+        [sum[0] + row[0], sum[1] + row[1], sum[2] + row[2]]
+    });
+    out.push_str(&format!(
+        "{} games, W/D/L {} for the audited player; from won starts {}, drawn starts {}, lost starts {}, starts the tables do not know {}\n",
+        records.len(),
+        wdl(total),
+        wdl(by_start[2]),
+        wdl(by_start[1]),
+        wdl(by_start[0]),
+        wdl(by_start[3]),
+    ));
+    out.push_str(&format!(
+        "{checked} moves checked, {unknown} unknown, {drops} gave value away; {lost_holding} games lost from a start worth a draw or better\n"
+    ));
+    io::stdout()
+        .lock()
+        .write_all(out.as_bytes())
+        .map_err(|e| format!("cannot write: {e}"))?;
+    if drops > 0 || lost_holding > 0 {
+        return Err("the audited player gave value away".into());
+    }
+    Ok(())
 }
 
 fn run_probe(args: &ProbeArgs) -> Result<(), String> {

@@ -114,6 +114,65 @@ pub fn perfect_line(
     Ok((line, game.outcome()))
 }
 
+/// What the tables say of one side's play in a game: the value it started with and every
+/// move of its that gave some of it away.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Audit {
+    /// The side's value at the game's start position, where the tables know it exactly.
+    pub start_value: Option<Wdl>,
+    /// The side's moves whose value the tables know.
+    pub moves_checked: usize,
+    /// The side's moves the tables could not value (a position beyond them, or not exact at
+    /// its counter).
+    pub moves_unknown: usize,
+    /// The moves worth less than the best: (ply from the start, from 1; the move; the best
+    /// value; the move's value).
+    pub drops: Vec<(usize, String, Wdl, Wdl)>,
+}
+
+/// Audits `side`'s moves in the game played from `start` by `moves` (in notation): each must
+/// keep the best value the tables give. An error on a move that is not legal.
+pub fn audit(
+    start: &EgaraGuti,
+    moves: &[String],
+    side: crate::core::Player,
+    tables: &Tablebase,
+) -> Result<Audit, String> {
+    let mut report = Audit {
+        start_value: tables
+            .probe(start)
+            .filter(|probe| probe.exact && start.outcome().is_none())
+            .map(|probe| match start.side_to_move() == side {
+                true => probe.value,
+                false => probe.value.flipped(),
+            }),
+        ..Audit::default()
+    };
+    let mut game = start.clone();
+    for (ply, text) in moves.iter().enumerate() {
+        let mv = game
+            .parse_move(text)
+            .map_err(|e| format!("ply {}: {text}: {e}", ply + 1))?;
+        if game.side_to_move() == side {
+            match move_values(&game, tables) {
+                Ok(values) => {
+                    let best = values.iter().map(|v| v.value).max();
+                    let played = values.iter().find(|v| v.mv == mv).map(|v| v.value);
+                    if let (Some(best), Some(played)) = (best, played) {
+                        report.moves_checked += 1;
+                        if played < best {
+                            report.drops.push((ply + 1, text.clone(), best, played));
+                        }
+                    }
+                }
+                Err(_) => report.moves_unknown += 1,
+            }
+        }
+        game.make_move(mv);
+    }
+    Ok(report)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::solve::solve_up_to;
@@ -160,6 +219,48 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_audit_finds_the_perfect_line_perfect_and_a_drop_where_there_is_one() {
+        let tables = solve_up_to(5);
+        let mut drops_found = 0;
+        for start in positions(3, 2, 30, 21) {
+            let (line, _) = perfect_line(&start, &tables, 200).unwrap();
+            let texts = start.line_notation(&line);
+            for side in [Player::P1, Player::P2] {
+                let report = audit(&start, &texts, side, &tables).unwrap();
+                assert!(report.drops.is_empty(), "{texts:?}: {:?}", report.drops);
+                assert_eq!(report.moves_unknown, 0);
+                let value = tables.probe(&start).unwrap().value;
+                let expected = if start.side_to_move() == side {
+                    value
+                } else {
+                    value.flipped()
+                };
+                assert_eq!(report.start_value, Some(expected));
+            }
+            // The worst first move instead, where it is worse: the audit names it.
+            let values = move_values(&start, &tables).unwrap();
+            let worst = values.iter().min_by_key(|v| v.value).unwrap();
+            let best = values.iter().map(|v| v.value).max().unwrap();
+            if worst.value < best {
+                let text = start.move_string(worst.mv);
+                let report = audit(
+                    &start,
+                    std::slice::from_ref(&text),
+                    start.side_to_move(),
+                    &tables,
+                )
+                .unwrap();
+                assert_eq!(report.drops, vec![(1, text, best, worst.value)]);
+                drops_found += 1;
+            }
+        }
+        assert!(
+            drops_found > 0,
+            "no position of the sample had a worse move"
+        );
     }
 
     #[test]
