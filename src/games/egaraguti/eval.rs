@@ -125,7 +125,10 @@ impl EgaraGuti {
     }
 
     /// The men of `player` that an enemy man stands next to on a line, with the point beyond
-    /// them on that line empty: men the enemy could leap over.
+    /// them on that line empty: men the enemy could leap over. As the weights were fitted,
+    /// an enemy man counts only where the man could leap over him in turn (the line goes on
+    /// past him too): one at the end of a line, a corner say, is left out. Counting him
+    /// changes the bench signature and needs a refit and a match.
     fn exposed(&self, player: Player) -> i32 {
         let own = self.men[player.index()];
         let enemy = self.men[player.opponent().index()];
