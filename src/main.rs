@@ -20,9 +20,10 @@ struct Cli {
     variant: String,
     /// How the protocol's `go` picks moves: the search, or a baseline opponent for
     /// arenas and front ends (random: any legal move; greedy: the best-looking move one
-    /// ply ahead). Both baselines ignore the limits of `go` and answer at once, but for
-    /// `go infinite` and a bare `go` (after `stop`) and `go ponder` (after `ponderhit`).
-    #[arg(long, value_name = "HOW", default_value = "search", value_parser = Play::NAMES)]
+    /// ply ahead; greedy:P, 1 <= P <= 99: the greedy move P times in 100, else a random
+    /// one). The baselines ignore the limits of `go` and answer at once, but for `go
+    /// infinite` and a bare `go` (after `stop`) and `go ponder` (after `ponderhit`).
+    #[arg(long, value_name = "HOW", default_value = "search", value_parser = parse_play)]
     play: String,
     #[command(subcommand)]
     command: Option<Command>,
@@ -82,6 +83,11 @@ enum Command {
     ///
     /// Binds 127.0.0.1 only, prints the page's address on stdout and serves until killed.
     Gui(cli::gui::GuiArgs),
+}
+
+/// A `--play` value, checked: the text as given.
+fn parse_play(text: &str) -> Result<String, String> {
+    text.parse::<Play>().map(|_| text.to_owned())
 }
 
 /// Serves the protocol, starting with `variant`, answering `go` as `play` says.

@@ -419,6 +419,31 @@ fn the_baseline_movers_answer_go_at_once() {
 }
 
 #[test]
+fn the_mixed_mover_plays_the_greedy_move_as_often_as_asked() {
+    // 200 answers in one position where the greedy move, taking the king, is one of few.
+    let king = "position fen 8/8/8/3r2*4/8/3b2*4/8/8 b\n";
+    let takes = |play: &str| {
+        let (out, _) = serve(
+            &["--play", play],
+            &format!("{king}{}", "go\nstop\n".repeat(200)),
+        );
+        assert_eq!(out.matches("bestmove ").count(), 200, "{out}");
+        out.matches("bestmove d3d5").count()
+    };
+    let (rarely, half, mostly) = (takes("greedy:1"), takes("greedy:50"), takes("greedy:99"));
+    assert!(rarely < half && half < mostly, "{rarely} {half} {mostly}");
+    assert!(
+        (100..=170).contains(&half),
+        "about half greedy, the rest random: {half}"
+    );
+    assert!(mostly >= 195, "{mostly}");
+    for bad in ["greedy:0", "greedy:100"] {
+        let output = ternion(&["--play", bad]);
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+    }
+}
+
+#[test]
 fn quit_during_a_search_exits_at_once_with_status_0() {
     // The search would run for ever; `quit` (and the end of input) must end it.
     let (out, status) = serve(&[], "go infinite\nisready\nquit\n");

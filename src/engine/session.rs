@@ -334,6 +334,11 @@ impl<G: Playable> Session for GameSession<G> {
                 Play::Random => baseline::random_move(&root, &mut draws(&rng))
                     .into_iter()
                     .collect(),
+                Play::Mixed { greedy_percent } => {
+                    baseline::mixed_move(&root, greedy_percent, &mut draws(&rng))
+                        .into_iter()
+                        .collect()
+                }
                 Play::Greedy => baseline::greedy_move(&root, &mut draws(&rng))
                     .into_iter()
                     .collect(),

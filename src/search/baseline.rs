@@ -22,17 +22,28 @@ pub enum Play {
     /// A winning move if there is one, else the move after which the static evaluation is
     /// best for the mover; ties are broken at random.
     Greedy,
+    /// The greedy move with this chance in percent (1 to 99), else a random move: the rungs
+    /// between the random and the greedy mover on a ladder of strengths (`greedy:50`).
+    Mixed { greedy_percent: u8 },
 }
 
 impl Play {
     /// The names on the command line, in the order of the variants.
-    pub const NAMES: [&'static str; 3] = ["search", "random", "greedy"];
+    pub const NAMES: [&'static str; 4] = ["search", "random", "greedy", "greedy:<percent>"];
 }
 
 impl FromStr for Play {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
+        if let Some(percent) = text.strip_prefix("greedy:") {
+            return match percent.parse::<u8>() {
+                Ok(greedy_percent @ 1..=99) => Ok(Play::Mixed { greedy_percent }),
+                _ => Err(format!(
+                    "'{text}': the greedy move's chance is a percentage from 1 to 99"
+                )),
+            };
+        }
         match text {
             "search" => Ok(Play::Search),
             "random" => Ok(Play::Random),
@@ -47,8 +58,25 @@ impl FromStr for Play {
 
 impl fmt::Display for Play {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The variants are declared in the order of their names.
-        f.write_str(Play::NAMES[*self as usize])
+        match self {
+            Play::Search => f.write_str("search"),
+            Play::Random => f.write_str("random"),
+            Play::Greedy => f.write_str("greedy"),
+            Play::Mixed { greedy_percent } => write!(f, "greedy:{greedy_percent}"),
+        }
+    }
+}
+
+/// The greedy move with a chance of `greedy_percent` in 100, else a random one, both from
+/// `rng`; `None` when the game is over.
+pub fn mixed_move<G: Searchable>(
+    game: &G,
+    greedy_percent: u8,
+    rng: &mut fastrand::Rng,
+) -> Option<G::Move> {
+    match rng.u8(0..100) < greedy_percent {
+        true => greedy_move(game, rng),
+        false => random_move(game, rng),
     }
 }
 
@@ -97,7 +125,14 @@ mod tests {
 
     #[test]
     fn the_names_round_trip() {
-        for name in Play::NAMES {
+        for name in [
+            "search",
+            "random",
+            "greedy",
+            "greedy:1",
+            "greedy:50",
+            "greedy:99",
+        ] {
             assert_eq!(
                 name.parse::<Play>().map(|play| play.to_string()),
                 Ok(name.into())
@@ -105,7 +140,10 @@ mod tests {
         }
         assert_eq!(
             "best".parse::<Play>(),
-            Err("unknown way to play 'best' (expected one of: search, random, greedy)".into())
+            Err("unknown way to play 'best' (expected one of: search, random, greedy, greedy:<percent>)".into())
         );
+        for bad in ["greedy:0", "greedy:100", "greedy:", "greedy:x"] {
+            assert!(bad.parse::<Play>().is_err(), "{bad}");
+        }
     }
 }
