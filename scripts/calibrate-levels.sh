@@ -4,19 +4,23 @@
 # up to a scale whose zero is the random mover. Prints a Markdown table on stdout; each
 # match's summary goes to stderr as it ends.
 #
-#     scripts/calibrate-levels.sh lielow [GAMES] [MOVETIME_MS] > ladder-lielow.md
+#     scripts/calibrate-levels.sh lielow [GAMES] [FULL_NODES] > ladder-lielow.md
 #
 # The rungs, weakest first: the random mover, the mixed movers (the greedy move 25, 50, 75
-# times in 100), the greedy mover, Skill Level 0 to 19, and the full engine, each search at
-# MOVETIME_MS a move (default 100; the levels stop sooner at their own depth and nodes).
+# times in 100), the greedy mover, Skill Level 0 to 19, and the full engine at FULL_NODES
+# nodes a move (default 1,000,000; every level stops sooner, at its own depth and nodes). No
+# rung has a clock, so a loaded machine measures the same ladder, only more slowly.
 # GAMES per match (default 100). A step of +inf or -inf (one side won every game) leaves the
 # scale above it unknown: the rungs there are too far apart. TERNION names the binary
-# (default: target/release/ternion of this checkout).
+# (default: target/release/ternion of this checkout). The last line on stderr lists the Elo
+# of levels 0 to 20 in order, as src/games/strength.rs keeps them. FIRST (an environment
+# variable, default 1) skips the rungs below it and TOTAL (default 0) is then the Elo of
+# rung FIRST - 1, to go on from a ladder stopped part way.
 set -euo pipefail
 
-variant=${1:?usage: $0 VARIANT [GAMES] [MOVETIME_MS]}
+variant=${1:?usage: $0 VARIANT [GAMES] [FULL_NODES]}
 games=${2:-100}
-movetime=${3:-100}
+full_nodes=${3:-1000000}
 here=$(cd "$(dirname "$0")/.." && pwd)
 ternion=${TERNION:-$here/target/release/ternion}
 
@@ -36,12 +40,14 @@ options+=("")
 
 echo "| rung | against the rung below: W/D/L | step (Elo, 95%) | Elo (random mover = 0) |"
 echo "|---|---|---|---:|"
-echo "| ${names[0]} | | | 0 |"
-total=0
-for ((i = 1; i < ${#names[@]}; i++)); do
+first=${FIRST:-1}
+total=${TOTAL:-0}
+if [ "$first" = 1 ]; then echo "| ${names[0]} | | | 0 |"; fi
+levels=()
+for ((i = first; i < ${#names[@]}; i++)); do
     args=(match --engine "${commands[$i]}" --engine "${commands[$((i - 1))]}"
         --variant "$variant" --games "$games" --openings 2 --seed "$i" --concurrency 2
-        --movetime "$movetime")
+        --nodes "$full_nodes")
     if [ -n "${options[$i]}" ]; then args+=(--option "1:${options[$i]}"); fi
     if [ -n "${options[$((i - 1))]}" ]; then args+=(--option "2:${options[$((i - 1))]}"); fi
     summary=$("$ternion" "${args[@]}" 2>/dev/null)
@@ -54,4 +60,6 @@ for ((i = 1; i < ${#names[@]}; i++)); do
         *) if [ "$total" != unknown ]; then total=$(awk -v t="$total" -v e="$elo" 'BEGIN { printf "%.0f", t + e }'); fi ;;
     esac
     echo "| ${names[$i]} | $wdl | $step | $total |"
+    case "${names[$i]}" in level* | full*) levels+=("$total") ;; esac
 done
+echo "levels 0 to 20: ${levels[*]}" >&2

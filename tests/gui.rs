@@ -6,6 +6,7 @@ use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use ternion::games::{Variant, strength};
 use tungstenite::client::IntoClientRequest;
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
@@ -104,6 +105,24 @@ fn the_page_is_served_to_this_host_only() {
         &format!("Host: 127.0.0.1:{port}\r\nX: {}\r\n", "a".repeat(20_000)),
     );
     assert!(huge.starts_with("HTTP/1.1 431"), "{huge}");
+}
+
+#[test]
+fn the_levels_elo_are_served_for_the_strength_list() {
+    let server = start();
+    let port = server.port;
+    let response = get(port, "/levels.json", &format!("Host: 127.0.0.1:{port}\r\n"));
+    assert!(response.starts_with("HTTP/1.1 200 OK\r\n"), "{response}");
+    let body = response.split("\r\n\r\n").nth(1).expect("a body");
+    for variant in Variant::ALL {
+        let Some(table) = strength::level_elo(variant) else {
+            assert!(!body.contains(&format!("\"{variant}\"")), "{body}");
+            continue;
+        };
+        let elo: Vec<String> = table.iter().map(u32::to_string).collect();
+        let entry = format!("\"{variant}\":[{}]", elo.join(","));
+        assert!(body.contains(&entry), "{entry} in {body}");
+    }
 }
 
 #[test]

@@ -6,8 +6,9 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use ternion::games::{Playable, Variant};
+use ternion::games::{Playable, Variant, strength};
 use ternion::protocol::daemon::{Daemon, Sink};
+use ternion::search::skill::Skill;
 
 /// A daemon of `variant` and the lines it writes.
 fn daemon(variant: Variant) -> (Daemon, Arc<Mutex<Vec<String>>>) {
@@ -72,7 +73,7 @@ fn choices(
     let (mut daemon, output) = daemon(variant);
     daemon.handle(&format!("setoption name Skill Level value {level}"));
     daemon.handle(&format!("setoption name Seed value {seed}"));
-    let deepest = 1 + u32::from(level) / 2;
+    let deepest = Skill::new(level).depth().expect("a weakened level");
     let mut chosen = Vec::new();
     for (position, legal) in positions {
         daemon.handle(position);
@@ -90,7 +91,11 @@ fn choices(
         let depth = |l: &str| -> u32 { l.split(' ').nth(2).unwrap().parse().unwrap() };
         assert!(infos.iter().all(|l| depth(l) <= deepest), "{infos:?}");
         let first_lines = infos.iter().filter(|l| depth(l) == 1).count();
-        assert_eq!(first_lines, legal.len().min(4), "{infos:?}");
+        assert_eq!(
+            first_lines,
+            legal.len().min(Skill::new(level).lines(1)),
+            "{infos:?}"
+        );
         assert!(
             infos.iter().any(|l| l.contains(&format!(" pv {best}"))),
             "{best} is none of the lines {infos:?}"
@@ -156,6 +161,68 @@ fn level_zero_loses_to_the_full_engine() {
         assert!(
             wins >= 8,
             "{variant}: the full engine won only {wdl}\n{summary}"
+        );
+    }
+}
+
+/// How many moves the start position of `G` has.
+fn moves_at_start<G: Playable>() -> usize {
+    let mut moves = Vec::new();
+    G::start().generate_moves(&mut moves);
+    moves.len()
+}
+
+#[test]
+fn uci_elo_plays_the_current_variants_nearest_level() {
+    for variant in Variant::ALL {
+        let (mut daemon, output) = daemon(variant);
+        let listing = search(&mut daemon, &output, "ugi");
+        let (min, max) = (strength::MIN_ELO, strength::MAX_ELO);
+        for option in [
+            "option name UCI_LimitStrength type check default false".to_owned(),
+            format!("option name UCI_Elo type spin default {max} min {min} max {max}"),
+        ] {
+            assert!(
+                listing.contains(&option),
+                "{variant}: {option} in {listing:?}"
+            );
+        }
+        let deepest = |go_lines: &[String]| {
+            go_lines
+                .iter()
+                .filter_map(|l| l.strip_prefix("info depth "))
+                .map(|l| l.split(' ').next().unwrap().parse::<u32>().unwrap())
+                .max()
+                .unwrap()
+        };
+        daemon.handle("setoption name UCI_LimitStrength value true");
+        let Some(table) = strength::level_elo(variant) else {
+            // Levels not yet measured: the Skill Level (the full engine here) still plays.
+            let lines = search(&mut daemon, &output, "go depth 4");
+            assert_eq!(deepest(&lines), 4, "{variant}: {lines:?}");
+            continue;
+        };
+        let legal = ternion::with_game!(variant, G => moves_at_start::<G>());
+        for level in [0, 6, 12] {
+            // A third of the way to the next level's Elo is still this level.
+            let elo = table[level] + (table[level + 1] - table[level]) / 3;
+            daemon.handle(&format!("setoption name UCI_Elo value {elo}"));
+            let lines = search(&mut daemon, &output, "go depth 30 nodes 50000");
+            let skill = Skill::new(level as u8);
+            assert!(
+                deepest(&lines) <= skill.depth().unwrap(),
+                "{variant} level {level}: {lines:?}"
+            );
+            let widest = format!(" multipv {} ", skill.lines(1).min(legal));
+            assert!(lines.iter().any(|l| l.contains(&widest)), "{lines:?}");
+        }
+        // Without the limit, the Skill Level (the full engine here) plays again.
+        daemon.handle("setoption name UCI_LimitStrength value false");
+        let lines = search(&mut daemon, &output, "go depth 4");
+        assert_eq!(deepest(&lines), 4, "{variant}: {lines:?}");
+        assert!(
+            !lines.iter().any(|l| l.contains(" multipv 2 ")),
+            "{lines:?}"
         );
     }
 }

@@ -5,6 +5,7 @@
 //!   search hints;
 //! - [`Variant`]: a game by its protocol name; [`with_game!`](crate::with_game) runs generic
 //!   code on the variant's game type;
+//! - [`strength`]: the measured Elo of each skill level in each variant;
 //! - [`Playable`]: what a variant's game type offers the engine; [`Tablebases`]: the exact
 //!   tables loaded, handed to each game as its oracle.
 
@@ -13,6 +14,7 @@ pub mod egaraguti;
 pub mod lerontenin;
 pub mod lielow;
 mod playable;
+pub mod strength;
 mod variant;
 
 pub use playable::{Playable, Tablebases};

@@ -7,6 +7,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::session;
+use crate::games::{Variant, strength};
 
 /// The longest request head read; a longer one is refused.
 const MAX_REQUEST: usize = 8 * 1024;
@@ -144,6 +145,7 @@ pub fn handle(stream: TcpStream, request: &Request, port: u16) {
     }
     match request.path.as_str() {
         "/" | "/index.html" => respond(stream, 200, "text/html; charset=utf-8", PAGE, head),
+        "/levels.json" => respond(stream, 200, "application/json", &levels_json(), head),
         "/ws" => {
             let upgrade = request
                 .upgrade
@@ -161,6 +163,22 @@ pub fn handle(stream: TcpStream, request: &Request, port: u16) {
         }
         _ => respond(stream, 404, "text/plain", "not here\n", head),
     }
+}
+
+/// The measured Elo of every skill level of every variant measured, for the page's
+/// strength list: `{"lielow":[e0,...,e20],...}`.
+pub fn levels_json() -> String {
+    let variants: Vec<String> = Variant::ALL
+        .iter()
+        .filter_map(|&variant| {
+            let elo: Vec<String> = strength::level_elo(variant)?
+                .iter()
+                .map(u32::to_string)
+                .collect();
+            Some(format!("\"{variant}\":[{}]", elo.join(",")))
+        })
+        .collect();
+    format!("{{{}}}", variants.join(","))
 }
 
 /// Refuses a connection beyond the limit.

@@ -3,9 +3,11 @@
 //! The server hands out one embedded page (`page.html`) and, at `/ws`, a WebSocket that
 //! carries the very lines of the protocol: each connection gets a daemon of its own, as if
 //! it had started `ternion` and written to its stdin. The page is a client of the protocol
-//! and nothing more; it draws the board from `query svg`.
+//! and nothing more; it draws the board from `query svg`. Beside it, `/levels.json` gives
+//! the measured Elo of each skill level, for the page's strength list.
 //!
-//! - [`http`]: reading a request, checking where it comes from, the page and the errors;
+//! - [`http`]: reading a request, checking where it comes from, the page, the levels'
+//!   Elo and the errors;
 //! - [`session`]: one WebSocket connection driving one daemon.
 //!
 //! Security: the server binds only to 127.0.0.1; every request must name this server in

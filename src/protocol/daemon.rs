@@ -25,7 +25,7 @@ use crate::core::Player;
 use crate::engine::{
     Listener, MovesApplied, SearchFlags, SearchJob, Session, new_session, panic_detail,
 };
-use crate::games::{Tablebases, Variant};
+use crate::games::{Tablebases, Variant, strength};
 use crate::printable::echo;
 use crate::search::baseline::Play;
 use crate::search::skill::Skill;
@@ -55,8 +55,12 @@ pub struct Daemon {
     multipv: usize,
     /// The `Ponder` option: `bestmove` may name the expected reply.
     ponder: bool,
-    /// The `Skill Level` option: the strength `go` plays at.
+    /// The `Skill Level` option: the strength `go` plays at, unless limited by Elo.
     skill: Skill,
+    /// `UCI_LimitStrength` and `UCI_Elo`: when set, `go` plays at the level of the
+    /// current variant whose measured Elo is nearest.
+    limit_strength: bool,
+    elo: u32,
     /// The `Seed` option: where the draws of the weakened levels and the baseline movers
     /// start when it is set and with every new variant.
     seed: u64,
@@ -85,6 +89,8 @@ impl Daemon {
             multipv: 1,
             ponder: false,
             skill: Skill::FULL,
+            limit_strength: false,
+            elo: strength::MAX_ELO,
             seed: 0,
             work: None,
             caps: Caps::NONE,
@@ -213,6 +219,17 @@ impl Daemon {
         self.say(ok);
     }
 
+    /// The strength `go` plays at: the `Skill Level`, or with `UCI_LimitStrength` the
+    /// current variant's level nearest `UCI_Elo` (in a variant whose levels are not yet
+    /// measured, the `Skill Level` still).
+    fn playing_skill(&self) -> Skill {
+        let by_elo = self
+            .limit_strength
+            .then(|| strength::nearest_level(self.session.variant(), self.elo))
+            .flatten();
+        by_elo.map_or(self.skill, Skill::new)
+    }
+
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let value = value.unwrap_or_default();
         let Some(option) = options::find(name) else {
@@ -271,6 +288,8 @@ impl Daemon {
             (OptionId::Ponder, Value::Flag(on)) => self.ponder = on,
             (OptionId::TablePath, Value::Text(path)) => self.set_table_path(path.trim()),
             (OptionId::SkillLevel, Value::Number(level)) => self.skill = Skill::new(level as u8),
+            (OptionId::LimitStrength, Value::Flag(on)) => self.limit_strength = on,
+            (OptionId::Elo, Value::Number(elo)) => self.elo = elo as u32,
             (OptionId::Seed, Value::Number(seed)) => {
                 self.seed = seed;
                 self.session.reseed(seed);
@@ -428,7 +447,7 @@ impl Daemon {
             searchmoves,
             multipv: self.multipv,
             ponder_move: self.ponder,
-            skill: self.skill,
+            skill: self.playing_skill(),
         };
         let sink = Arc::clone(&self.sink);
         let listener: Listener = Arc::new(move |event| sink(format::event(&event)));

@@ -5,7 +5,7 @@
 //! ([`read_spin`]), so that every door takes the same values; the one limit that is no
 //! option, the deepest perft, is here too.
 
-use crate::games::Variant;
+use crate::games::{Variant, strength};
 use crate::search::max_threads;
 use crate::search::skill;
 
@@ -59,6 +59,8 @@ pub enum OptionId {
     Ponder,
     TablePath,
     SkillLevel,
+    LimitStrength,
+    Elo,
     Seed,
 }
 
@@ -121,13 +123,17 @@ fn max_skill_level() -> u64 {
     u64::from(skill::MAX_LEVEL)
 }
 
+fn max_elo() -> u64 {
+    u64::from(strength::MAX_ELO)
+}
+
 /// The largest seed: what a GUI's 32-bit spin box holds.
 fn max_seed() -> u64 {
     i32::MAX as u64
 }
 
 /// Every option, in the order `ugi` lists them.
-pub const OPTIONS: [OptionSpec; 10] = [
+pub const OPTIONS: [OptionSpec; 12] = [
     OptionSpec {
         id: OptionId::Variant,
         name: "UCI_Variant",
@@ -191,6 +197,20 @@ pub const OPTIONS: [OptionSpec; 10] = [
             default: skill::MAX_LEVEL as u64,
             min: 0,
             max: max_skill_level,
+        },
+    },
+    OptionSpec {
+        id: OptionId::LimitStrength,
+        name: "UCI_LimitStrength",
+        kind: Kind::Check { default: false },
+    },
+    OptionSpec {
+        id: OptionId::Elo,
+        name: "UCI_Elo",
+        kind: Kind::Spin {
+            default: strength::MAX_ELO as u64,
+            min: strength::MIN_ELO as u64,
+            max: max_elo,
         },
     },
     OptionSpec {

@@ -13,10 +13,68 @@ use super::score::{MATE, Score};
 
 /// The full engine's level.
 pub const MAX_LEVEL: u8 = 20;
-/// The root lines a weakened level chooses from.
-pub const LINES: usize = 4;
-/// The most the random push is scaled by: about a man or a stack in the evaluations.
-const SPREAD_CAP: i32 = 100;
+
+/// What a weakened level may do: how far it looks, and how freely it strays from its best
+/// line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Limit {
+    /// The deepest iteration.
+    depth: u32,
+    /// The most nodes, all root lines together.
+    nodes: u64,
+    /// The root lines it chooses among.
+    lines: usize,
+    /// How much of a line's shortfall from the best line the push makes up, in 128ths: at
+    /// most 120, so that a proven result's lead, far beyond any evaluation, is never made
+    /// up.
+    weakness: i32,
+    /// The most the random share of the push is scaled by (the lines' spread, capped here).
+    spread_cap: i32,
+}
+
+const fn limit(depth: u32, nodes: u64, lines: usize, weakness: i32, spread_cap: i32) -> Limit {
+    Limit {
+        depth,
+        nodes,
+        lines,
+        weakness,
+        spread_cap,
+    }
+}
+
+/// Levels 0 to 19, each a step above the one below it. Three things make a level weaker,
+/// and the ladder spends them in turn: the lines it chooses among (eight at level 0, where
+/// it plays nearly at random among its best one-ply moves; fewer lines, fewer bad ones),
+/// how freely it strays (the weakness and the spread cap), and how far it looks (one ply
+/// more every level or two; from level 13 the node budget and depth grow together and
+/// the lines narrow to the full engine's one). Measured in Lielow over 100 games a step,
+/// a ply more was worth 50 to 250 Elo, a push made weaker from about 100 to 50 as much,
+/// but one from 50 to 25 nearly nothing: so the levels between two depths stray widely
+/// first, then little. The node budgets keep a level's move quick (the clock of `go`
+/// still holds). The Elo each level plays at, per game, is measured by
+/// `scripts/calibrate-levels.sh` (the README's table).
+const LEVELS: [Limit; MAX_LEVEL as usize] = [
+    limit(1, 20_000, 8, 120, 400),
+    limit(1, 20_000, 6, 120, 400),
+    limit(1, 20_000, 4, 100, 200),
+    limit(1, 20_000, 4, 70, 100),
+    limit(2, 20_000, 4, 100, 150),
+    limit(2, 20_000, 2, 30, 100),
+    limit(3, 30_000, 4, 90, 150),
+    limit(3, 30_000, 4, 40, 100),
+    limit(4, 40_000, 4, 80, 120),
+    limit(4, 40_000, 2, 40, 100),
+    limit(5, 60_000, 4, 80, 150),
+    limit(5, 60_000, 4, 30, 100),
+    limit(6, 80_000, 3, 50, 100),
+    limit(7, 100_000, 3, 40, 100),
+    limit(8, 130_000, 2, 30, 100),
+    limit(9, 160_000, 2, 20, 100),
+    limit(10, 200_000, 2, 15, 100),
+    limit(12, 250_000, 2, 10, 100),
+    limit(16, 250_000, 1, 0, 100),
+    limit(20, 400_000, 1, 0, 100),
+];
 
 /// A playing strength: a level from 0 to [`MAX_LEVEL`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,16 +103,20 @@ impl Skill {
         self.0 == MAX_LEVEL
     }
 
-    /// The deepest this level searches: one ply at levels 0 and 1, one more every two
-    /// levels (10 at level 19); `None` for the full engine.
-    pub fn depth(self) -> Option<u32> {
-        (!self.is_full()).then(|| 1 + u32::from(self.0) / 2)
+    /// What this level may do; `None` for the full engine.
+    fn weakened(self) -> Option<&'static Limit> {
+        LEVELS.get(usize::from(self.0))
     }
 
-    /// The most nodes this level searches: 512 at levels 0 and 1, twice as many every two
-    /// levels (262,144 at level 19); `None` for the full engine.
+    /// The deepest this level searches: one ply at levels 0 to 3, 20 at level 19; `None`
+    /// for the full engine.
+    pub fn depth(self) -> Option<u32> {
+        self.weakened().map(|limit| limit.depth)
+    }
+
+    /// The most nodes this level searches; `None` for the full engine.
     pub fn nodes(self) -> Option<u64> {
-        (!self.is_full()).then(|| 512 << (self.0 / 2))
+        self.weakened().map(|limit| limit.nodes)
     }
 
     /// `limits` narrowed to this level's depth and nodes (the clock still holds).
@@ -73,32 +135,33 @@ impl Skill {
 
     /// The root lines to search for this level when `wanted` are asked for.
     pub fn lines(self, wanted: usize) -> usize {
-        match self.is_full() {
-            true => wanted,
-            false => wanted.max(LINES),
+        match self.weakened() {
+            Some(limit) => wanted.max(limit.lines),
+            None => wanted,
         }
-    }
-
-    /// How weak the level is, from 120 at level 0 down to 82 at level 19 (in 128ths: how
-    /// much of a line's shortfall the push can make up).
-    fn weakness(self) -> i32 {
-        120 - 2 * i32::from(self.0)
     }
 
     /// The move this level plays from the root lines found, each as its score and first
     /// move, best first; `None` when there are none. The full engine takes the first.
+    ///
+    /// Each line's score gets a push: part of its shortfall from the best line made up,
+    /// and a random share of the lines' spread (Stockfish's skill levels choose so). The
+    /// nearer the weakness is to 128, the nearer the lines are to an equal chance; at 0
+    /// the best line is always taken.
     pub fn choose<M: Copy>(self, lines: &[(Score, M)], rng: &mut fastrand::Rng) -> Option<M> {
         let (&(top, first), rest) = lines.split_first()?;
-        if self.is_full() || rest.is_empty() {
+        let Some(limit) = self.weakened() else {
+            return Some(first);
+        };
+        if rest.is_empty() || limit.weakness == 0 {
             return Some(first);
         }
         let top = raw(top);
-        let weakness = self.weakness();
-        let spread = (top - raw(lines[lines.len() - 1].0)).min(SPREAD_CAP);
+        let weakness = limit.weakness;
+        let spread = (top - raw(lines[lines.len() - 1].0)).min(limit.spread_cap);
         let mut best = (i32::MIN, first);
         for &(score, mv) in lines {
             let score = raw(score);
-            // Part of the shortfall made up, and a random share of the spread of scores.
             let push = (weakness * (top - score) + spread * rng.i32(0..weakness)) / 128;
             if score + push >= best.0 {
                 best = (score + push, mv);
@@ -154,18 +217,31 @@ mod tests {
     #[test]
     fn a_weak_level_looks_less_far_and_at_more_lines() {
         let weak = Skill::new(5).limit(&Limits::default());
-        assert_eq!((weak.depth, weak.nodes), (Some(3), Some(2048)));
+        assert_eq!((weak.depth, weak.nodes), (Some(2), Some(20_000)));
         // What `go` asks still holds where it is tighter.
         let asked = Limits {
             depth: Some(2),
             nodes: Some(1_000_000),
             ..Limits::default()
         };
-        let weak = Skill::new(5).limit(&asked);
-        assert_eq!((weak.depth, weak.nodes), (Some(2), Some(2048)));
-        assert_eq!(Skill::new(0).lines(1), LINES);
-        assert_eq!(Skill::new(0).lines(6), 6);
+        let weak = Skill::new(9).limit(&asked);
+        assert_eq!((weak.depth, weak.nodes), (Some(2), Some(40_000)));
+        assert_eq!(Skill::new(0).lines(1), 8);
+        assert_eq!(Skill::new(4).lines(1), 4);
+        assert_eq!(Skill::new(4).lines(6), 6);
         assert_eq!(Skill::new(42), Skill::FULL);
+    }
+
+    #[test]
+    fn every_level_looks_further_or_strays_less_than_the_one_below() {
+        for pair in LEVELS.windows(2) {
+            let (below, above) = (pair[0], pair[1]);
+            assert!(above.depth >= below.depth && above.nodes >= below.nodes);
+            assert!(above.weakness <= 120);
+            let looks_further = above.depth > below.depth || above.nodes > below.nodes;
+            let strays_less = above.weakness < below.weakness || above.lines < below.lines;
+            assert!(looks_further || strays_less, "{below:?} then {above:?}");
+        }
     }
 
     #[test]
@@ -175,11 +251,12 @@ mod tests {
             let counts = choices(Skill::new(level), &close, 2000);
             2000 - counts[0]
         };
-        let (weakest, middle, strong) = (strays(0), strays(10), strays(19));
+        let (weakest, middle, strong) = (strays(0), strays(4), strays(19));
         assert!(
             weakest > middle && middle > strong,
             "{weakest} {middle} {strong}"
         );
+        assert_eq!(strong, 0, "level 19 plays its best line");
         assert!(weakest > 200, "level 0 often plays another line: {weakest}");
         // The same seed gives the same choices.
         assert_eq!(

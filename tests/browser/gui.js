@@ -261,6 +261,14 @@ async function studyVariant(page, reference, variant, records) {
     console.log(`page and first board: ${Date.now() - started} ms`);
     await page.fill('#movetime', String(MOVE_TIME_MS));
     await page.selectOption('#skill', '0');
+    // Each level is listed with its measured Elo in the game shown (from /levels.json).
+    const levels = await (await fetch(new URL('/levels.json', url))).json();
+    await page.waitForFunction(() => /Elo/.test(document.querySelector('#skill option').textContent));
+    const variantShown = await page.inputValue('#variant');
+    for (const level of [0, 10, 20]) {
+      const label = await page.textContent(`#skill option[value="${level}"]`);
+      check(label.endsWith(`Elo ${levels[variantShown][level]}`), `level ${level} labelled ${label}`);
+    }
     for (const variant of VARIANTS) await playVariant(page, reference, variant);
     console.log('every variant played, checked against the reference daemon');
     for (const variant of VARIANTS) {

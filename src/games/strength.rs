@@ -1,0 +1,125 @@
+//! How strong each `Skill Level` plays in each variant, as measured, and the level that
+//! `UCI_Elo` asks for.
+//!
+//! The Elo are per game, on one scale per variant whose zero is the random mover: each
+//! rung of a ladder (the random mover, movers that play the greedy move some of the time,
+//! the greedy mover, levels 0 to 19, the full engine at 1,000,000 nodes a move) played the
+//! rung below it, and the differences add up. `scripts/calibrate-levels.sh` plays the
+//! ladder again; docs/levels.md gives every step with its games and interval. A variant
+//! whose ladder is not yet whole has no table: `UCI_Elo` leaves its `Skill Level` alone.
+
+use super::Variant;
+use crate::search::skill::MAX_LEVEL;
+
+/// The levels' Elo in one variant, level 0 first, the full engine last.
+type LevelElo = [u32; MAX_LEVEL as usize + 1];
+
+/// The measured Elo of every level of `variant`; `None` while its ladder is still to be
+/// played.
+pub const fn level_elo(variant: Variant) -> Option<&'static LevelElo> {
+    match variant {
+        Variant::Lielow => Some(&LIELOW),
+        Variant::Lielow9 => None,
+        Variant::Egaraguti => Some(&EGARAGUTI),
+        Variant::Lerontenin => None,
+    }
+}
+
+/// The weakest level's Elo in any variant: the least `UCI_Elo` takes.
+pub const MIN_ELO: u32 = extreme(false);
+/// The strongest level's Elo in any variant: the most `UCI_Elo` takes.
+pub const MAX_ELO: u32 = extreme(true);
+
+/// The largest (`largest`) or the smallest Elo of every level of every variant measured.
+const fn extreme(largest: bool) -> u32 {
+    let mut found = if largest { 0 } else { u32::MAX };
+    let mut t = 0;
+    while t < Variant::ALL.len() {
+        let Some(table) = level_elo(Variant::ALL[t]) else {
+            t += 1;
+            continue;
+        };
+        let mut level = 0;
+        while level < table.len() {
+            let elo = table[level];
+            if (largest && elo > found) || (!largest && elo < found) {
+                found = elo;
+            }
+            level += 1;
+        }
+        t += 1;
+    }
+    found
+}
+
+/// The level of `variant` whose Elo is nearest `elo` (the stronger one on a tie: where the
+/// top levels draw every game against each other, as in Egara-guti, the full engine);
+/// `None` for a variant not yet measured.
+pub fn nearest_level(variant: Variant, elo: u32) -> Option<u8> {
+    let table = level_elo(variant)?;
+    let mut best = 0;
+    for (level, &level_elo) in table.iter().enumerate() {
+        if level_elo.abs_diff(elo) <= table[best].abs_diff(elo) {
+            best = level;
+        }
+    }
+    Some(best as u8)
+}
+
+// Measured by `scripts/calibrate-levels.sh <variant>`: docs/levels.md gives each step's
+// games and interval. Egara-guti's levels from 14 up drew every game against the level
+// below, and share level 13's Elo.
+const LIELOW: LevelElo = [
+    843, 928, 1164, 1242, 1342, 1485, 1628, 1751, 1839, 1947, 2047, 2158, 2243, 2343, 2443, 2555,
+    2655, 2698, 2791, 2869, 3016,
+];
+const EGARAGUTI: LevelElo = [
+    453, 531, 771, 915, 974, 1105, 1190, 1275, 1328, 1387, 1440, 1489, 1520, 1534, 1534, 1534,
+    1534, 1534, 1534, 1534, 1534,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_level_plays_above_the_one_below_it_until_they_draw() {
+        for variant in Variant::ALL {
+            let Some(table) = level_elo(variant) else {
+                continue;
+            };
+            // Levels that drew every game against the one below share its Elo; none
+            // below them does.
+            let first_tie = table.windows(2).position(|pair| pair[0] == pair[1]);
+            let rising = first_tie.map_or(table.len(), |tie| tie + 1);
+            assert!(
+                table[..rising].windows(2).all(|pair| pair[0] < pair[1])
+                    && table[rising - 1..]
+                        .iter()
+                        .all(|&elo| elo == table[rising - 1]),
+                "{variant}: {table:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn uci_elo_takes_the_nearest_level() {
+        for variant in Variant::ALL {
+            let Some(table) = level_elo(variant) else {
+                assert_eq!(nearest_level(variant, MAX_ELO), None);
+                continue;
+            };
+            let nearest = |elo| nearest_level(variant, elo).unwrap();
+            assert_eq!(nearest(MIN_ELO), 0);
+            assert_eq!(nearest(0), 0);
+            assert_eq!(nearest(MAX_ELO), MAX_LEVEL);
+            for &elo in table {
+                assert_eq!(table[usize::from(nearest(elo))], elo);
+            }
+            assert_eq!(nearest(table[3] + 1), 3);
+            assert_eq!(nearest(table[4] - 1), 4);
+            // Halfway between two levels: the stronger.
+            assert_eq!(nearest(table[3] + (table[4] - table[3]) / 2 + 1), 4);
+        }
+    }
+}
