@@ -18,6 +18,13 @@ impl Searchable for Lerontenin {
         self.captures(mv)
     }
 
+    /// The send-backs, found without generating every move and filtering.
+    fn generate_tactical_moves(&self, out: &mut Vec<LeronteninMove>) {
+        if self.core.result.is_none() {
+            self.core.for_each_send_back(|mv| out.push(mv));
+        }
+    }
+
     /// Twice the moves the side to move's pieces still need by the fastest splits (one
     /// piece moves a turn: the send-backs to come, the passes of frozen armies and the
     /// extra parts of splitting for the square totals), and an endgame's worth more: the

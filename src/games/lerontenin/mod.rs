@@ -278,6 +278,37 @@ impl Core {
         }
     }
 
+    /// Calls `sink` with every forward move of the side to move that sends an enemy piece
+    /// back (lands on one, short of the end), in the order of `for_each_action`.
+    #[inline]
+    fn for_each_send_back<F: FnMut(LeronteninMove)>(&self, mut sink: F) {
+        let army = &self.armies[self.side.index()];
+        let enemies = &self.armies[self.side.opponent().index()];
+        for index in army.free().squares() {
+            let piece = army.piece(index);
+            let steps = if piece.label.is_single() {
+                [1, army.single_power()]
+            } else {
+                [piece.power, 1]
+            };
+            // The SINGLE's two steps are one move when P(c) is 1; another piece has one.
+            let distinct = if piece.label.is_single() && steps[1] != 1 {
+                2
+            } else {
+                1
+            };
+            for &step in &steps[..distinct] {
+                let target = piece.square + step;
+                if target < END && enemies.count_on(target) > 0 {
+                    sink(LeronteninMove::Forward {
+                        piece: index as u8,
+                        steps: step,
+                    });
+                }
+            }
+        }
+    }
+
     /// The result that the rules give to a state read from a string.
     fn result_of_given_state(&self) -> Option<Outcome> {
         if let Some(winner) = Player::BOTH
