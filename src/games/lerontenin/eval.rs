@@ -252,7 +252,8 @@ impl Lines {
         // iterator over the two tables ran 20% slower (Lerontenin's search, farm-bench).
         #[allow(clippy::needless_range_loop)]
         for power in 1..8 {
-            let in_line = self.by_power[power] & behind & IN_LINE[power][square as usize];
+            // The line holds only squares behind `square`.
+            let in_line = self.by_power[power] & IN_LINE[power][square as usize];
             if let Some(gap) = nearest(in_line) {
                 let moves = gap / power as u8;
                 fewest = Some(fewest.map_or(moves, |f| f.min(moves)));

@@ -286,25 +286,24 @@ impl Core {
         let enemies = &self.armies[self.side.opponent().index()];
         for index in army.free().squares() {
             let piece = army.piece(index);
-            let steps = if piece.label.is_single() {
-                [1, army.single_power()]
-            } else {
-                [piece.power, 1]
-            };
-            // The SINGLE's two steps are one move when P(c) is 1; another piece has one.
-            let distinct = if piece.label.is_single() && steps[1] != 1 {
-                2
-            } else {
-                1
-            };
-            for &step in &steps[..distinct] {
-                let target = piece.square + step;
+            let mut send_back = |steps: u8| {
+                let target = piece.square + steps;
                 if target < END && enemies.count_on(target) > 0 {
                     sink(LeronteninMove::Forward {
                         piece: index as u8,
-                        steps: step,
+                        steps,
                     });
                 }
+            };
+            if piece.label.is_single() {
+                // 1, or P(c) when that is another step, as `for_each_action` has them.
+                send_back(1);
+                let power = army.single_power();
+                if power != 1 {
+                    send_back(power);
+                }
+            } else {
+                send_back(piece.power);
             }
         }
     }
