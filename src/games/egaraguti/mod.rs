@@ -24,6 +24,7 @@ mod weights;
 use std::sync::LazyLock;
 
 use self::board::{ALL_POINTS, JUMPABLE, LEAP_TO, NEIGHBOURS, POINTS};
+use self::line_space::{ON_LINES, to_lines, to_points};
 use crate::core::zobrist::fill_keys;
 use crate::core::{BitSet, Outcome, Player};
 use crate::rules::Rules;
@@ -261,12 +262,21 @@ impl EgaraGuti {
 #[inline]
 pub(crate) fn for_each_capture_chain<F: FnMut(EgaraMove)>(own: u32, enemy: u32, mut sink: F) {
     let empty = ALL_POINTS & !(own | enemy);
-    for from in own.squares() {
-        // Most men have no enemy next to them along a line: skip the leap list.
-        if JUMPABLE[from] & enemy != 0 {
-            extend_chain(from, enemy, empty, EgaraMove::starting_at(from), &mut sink);
-        }
+    for from in first_leapers(own, enemy).squares() {
+        extend_chain(from, enemy, empty, EgaraMove::starting_at(from), &mut sink);
     }
+}
+
+/// The men of `own` that can leap over a man of `enemy` now: in line space (see
+/// [`line_space`]) a man, the enemy beside him and the empty point beyond, either way along
+/// a line. Most positions have none, and then no chain is followed at all.
+#[inline]
+fn first_leapers(own: u32, enemy: u32) -> u32 {
+    let (own, enemy) = (to_lines(own), to_lines(enemy));
+    let empty = ON_LINES & !(own | enemy);
+    let upwards = own & (enemy >> 1) & (empty >> 2);
+    let downwards = own & (enemy << 1) & (empty << 2);
+    to_points(upwards | downwards)
 }
 
 /// Follows every continuation of a capture chain whose man stands on `at`; a chain that can
