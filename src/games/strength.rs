@@ -19,7 +19,7 @@ type LevelElo = [u32; MAX_LEVEL as usize + 1];
 pub const fn level_elo(variant: Variant) -> Option<&'static LevelElo> {
     match variant {
         Variant::Lielow => Some(&LIELOW),
-        Variant::Lielow9 => None,
+        Variant::Lielow9 => Some(&LIELOW9),
         Variant::Egaraguti => Some(&EGARAGUTI),
         Variant::Lerontenin => None,
     }
@@ -72,6 +72,10 @@ pub fn nearest_level(variant: Variant, elo: u32) -> Option<u8> {
 const LIELOW: LevelElo = [
     843, 928, 1164, 1242, 1342, 1485, 1628, 1751, 1839, 1947, 2047, 2158, 2243, 2343, 2443, 2555,
     2655, 2698, 2791, 2869, 3016,
+];
+const LIELOW9: LevelElo = [
+    876, 935, 1125, 1184, 1284, 1391, 1476, 1640, 1740, 1888, 1895, 2050, 2108, 2208, 2294, 2409,
+    2486, 2547, 2608, 2772, 2963,
 ];
 const EGARAGUTI: LevelElo = [
     453, 531, 771, 915, 974, 1105, 1190, 1275, 1328, 1387, 1440, 1489, 1520, 1534, 1534, 1534,
