@@ -9,7 +9,9 @@
 # The rungs, weakest first: the random mover, the mixed movers (the greedy move 25, 50, 75
 # times in 100), the greedy mover, Skill Level 0 to 19, and the full engine at FULL_NODES
 # nodes a move (default 1,000,000; every level stops sooner, at its own depth and nodes). No
-# rung has a clock, so a loaded machine measures the same ladder, only more slowly.
+# rung has a clock, so a loaded machine measures the same ladder, only more slowly; a move
+# may take up to an hour before the engine is held to have hung, so that the whole ladder
+# can be paused (kill -STOP) for a timed measurement and go on (kill -CONT) unharmed.
 # GAMES per match (default 100). A step of +inf or -inf (one side won every game) leaves the
 # scale above it unknown: the rungs there are too far apart. TERNION names the binary
 # (default: target/release/ternion of this checkout). The last line on stderr lists the Elo
@@ -47,7 +49,7 @@ levels=()
 for ((i = first; i < ${#names[@]}; i++)); do
     args=(match --engine "${commands[$i]}" --engine "${commands[$((i - 1))]}"
         --variant "$variant" --games "$games" --openings 2 --seed "$i" --concurrency 2
-        --nodes "$full_nodes")
+        --nodes "$full_nodes" --timeout 3600000)
     if [ -n "${options[$i]}" ]; then args+=(--option "1:${options[$i]}"); fi
     if [ -n "${options[$((i - 1))]}" ]; then args+=(--option "2:${options[$((i - 1))]}"); fi
     summary=$("$ternion" "${args[@]}" 2>/dev/null)
