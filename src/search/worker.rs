@@ -27,6 +27,10 @@ const QUIESCENCE_PLIES: u32 = 12;
 /// Nodes between two looks at the clock and the stop flag: about a millisecond of work
 /// at the slowest, so that a stop is obeyed within a few milliseconds.
 const POLL_INTERVAL: u64 = 1024;
+/// How gently late moves are reduced (see [`late_move_reduction`]): at 6 plies from the
+/// horizon the move at index 3 loses one ply, the one at index 8 two and at index 40
+/// three; at 12 plies the one at index 40 loses four.
+const LATE_MOVE_DIVISOR: f32 = 2.25;
 /// The least remaining depth at which a null move is tried.
 const NULL_MOVE_MIN_DEPTH: i32 = 3;
 
@@ -637,16 +641,17 @@ impl<G: Searchable> Worker<G> {
 
 /// How many plies less the move at `index` of a node `depth` plies from the horizon is
 /// searched with, given its ordering score: none for the table move, captures, killers and
-/// the first moves, nor in games that turn reductions off; one for later quiet moves, two
-/// for the late moves of deep nodes.
+/// the first moves, nor in games that turn reductions off. Later quiet moves lose
+/// ln(depth) * ln(index) / LATE_MOVE_DIVISOR plies, rounded (at least one, and never the
+/// last ply): the later a move stands and the deeper the node, the less likely the move is
+/// best, as strong chess engines reduce.
 fn late_move_reduction<G: Searchable>(depth: i32, index: usize, ordering_score: i32) -> i32 {
     if !G::REDUCE_LATE_MOVES || depth < 3 || index < 3 || !ordering::is_plain_quiet(ordering_score)
     {
         0
-    } else if depth >= 6 && index >= 8 {
-        2
     } else {
-        1
+        let plies = (depth as f32).ln() * (index as f32).ln() / LATE_MOVE_DIVISOR;
+        (plies.round() as i32).clamp(1, depth - 2)
     }
 }
 
