@@ -1,6 +1,6 @@
 //! Game-tree search: iterative-deepening negamax alpha-beta with principal-variation
-//! search, late move reductions, null-move pruning, a transposition table, move ordering and
-//! quiescence, on one thread or several (Lazy SMP).
+//! search, aspiration windows, late move reductions, null-move pruning, a transposition
+//! table, move ordering and quiescence, on one thread or several (Lazy SMP).
 //!
 //! Generic over [`Searchable`] and never naming a game: end rules come from the rules'
 //! `outcome()` (repetition and move-limit draws included, since the games keep their

@@ -20,6 +20,11 @@ pub trait Searchable: Evaluate {
     /// [`Searchable::make_null_move`] and [`Searchable::unmake_null_move`].
     const NULL_MOVE_PRUNING: bool = false;
 
+    /// The half-width of the window around the last iteration's score in which the root
+    /// is first searched (aspiration); 0 (the default) searches every root with a full
+    /// window, where a match showed no gain.
+    const ASPIRATION_WINDOW: i32 = 0;
+
     /// Whether `mv` (legal here) changes the material: a capture. The search tries these
     /// first and keeps searching them past its depth limit (quiescence).
     fn is_tactical(&self, mv: Self::Move) -> bool {

@@ -31,6 +31,11 @@ const POLL_INTERVAL: u64 = 1024;
 /// horizon the move at index 3 loses one ply, the one at index 8 two and at index 40
 /// three; at 12 plies the one at index 40 loses four.
 const LATE_MOVE_DIVISOR: f32 = 2.25;
+/// The least depth whose root is searched in an aspiration window: shallower iterations
+/// cost too little to gain, and their scores swing most.
+const ASPIRATION_MIN_DEPTH: i32 = 5;
+/// Past this half-width an aspiration window is opened fully on the failing side.
+const ASPIRATION_LIMIT: i32 = 1000;
 /// The least remaining depth at which a null move is tried.
 const NULL_MOVE_MIN_DEPTH: i32 = 3;
 
@@ -204,6 +209,7 @@ impl<G: Searchable> Worker<G> {
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
         let mut lines: Vec<(i32, Vec<G::Move>)> = Vec::with_capacity(lines_wanted);
+        let mut previous_score = None;
         for depth in 1..=max_depth {
             if self.skips(depth) {
                 continue;
@@ -214,7 +220,12 @@ impl<G: Searchable> Worker<G> {
             // Step 0. One search of the root per line: each finds the best of the moves
             // that the lines before it did not take.
             for _ in 0..lines_wanted {
-                let score = self.negamax(&mut game, depth as i32, -INFINITY, INFINITY, 0, control);
+                let score = match previous_score {
+                    Some(previous) if lines_wanted == 1 => {
+                        self.aspiration_search(&mut game, depth as i32, previous, control)
+                    }
+                    _ => self.negamax(&mut game, depth as i32, -INFINITY, INFINITY, 0, control),
+                };
                 if self.stopped {
                     break; // an unfinished search of the root is not trusted
                 }
@@ -231,6 +242,7 @@ impl<G: Searchable> Worker<G> {
             // A later line may score above an earlier one (its search saw more): best first.
             lines.sort_by_key(|line| std::cmp::Reverse(line.0));
             result.depth = depth;
+            previous_score = Some(lines[0].0);
             result.score = Score::from_raw(lines[0].0);
             result.pv.clone_from(&lines[0].1);
             result.best = lines[0].1.first().copied().or(result.best);
@@ -268,6 +280,45 @@ impl<G: Searchable> Worker<G> {
         result.nodes = self.total_nodes();
         debug_assert!(result.best.is_some_and(|mv| root_moves.contains(&mv)));
         result
+    }
+
+    /// Searches the root in a window around the last iteration's score (an aspiration
+    /// window, in games that ask for one): most iterations score near the last, and the
+    /// narrow window cuts more. A score on or outside a bound says only that the value is
+    /// beyond it, so that side of the window is widened, twice as far each time, and the
+    /// root searched again.
+    fn aspiration_search(
+        &mut self,
+        game: &mut G,
+        depth: i32,
+        previous: i32,
+        control: Control<'_, G::Move>,
+    ) -> i32 {
+        if G::ASPIRATION_WINDOW == 0 || depth < ASPIRATION_MIN_DEPTH || previous.abs() >= DECIDED {
+            return self.negamax(game, depth, -INFINITY, INFINITY, 0, control);
+        }
+        let mut delta = G::ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = (previous - delta, previous + delta);
+        loop {
+            let score = self.negamax(game, depth, alpha, beta, 0, control);
+            if self.stopped || (score > alpha && score < beta) {
+                return score;
+            }
+            delta *= 2;
+            if score <= alpha {
+                alpha = if delta > ASPIRATION_LIMIT {
+                    -INFINITY
+                } else {
+                    score - delta
+                };
+            } else {
+                beta = if delta > ASPIRATION_LIMIT {
+                    INFINITY
+                } else {
+                    score + delta
+                };
+            }
+        }
     }
 
     fn is_helper(&self) -> bool {

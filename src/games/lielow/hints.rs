@@ -29,6 +29,7 @@ impl<G: Geometry + BoardWeights + BoardHints> Searchable for Lielow<G> {
     /// a stack, so a side that stays ahead even when the opponent moves twice is very
     /// likely ahead. Each board says whether a match showed a gain.
     const NULL_MOVE_PRUNING: bool = G::NULL_MOVE;
+    const ASPIRATION_WINDOW: i32 = 25;
 
     fn is_tactical(&self, mv: LielowMove) -> bool {
         self.captures(mv)
