@@ -140,6 +140,19 @@ const BUCKET: usize = 4;
 #[repr(align(64))]
 struct Bucket([Slot; BUCKET]);
 
+/// `count` empty buckets in memory offered to the kernel for huge pages before its first
+/// touch. A probe lands on a random bucket, so with 4 KiB pages nearly every probe also
+/// misses the address-translation cache; 2 MiB pages (Linux's transparent huge pages,
+/// where the system grants them on request) cut the table's share of the search's time. A
+/// hint only: where the kernel declines, the table is the same, in small pages.
+fn empty_buckets(count: usize) -> Vec<Bucket> {
+    let mut buckets = Vec::with_capacity(count);
+    let spare = buckets.spare_capacity_mut();
+    kevy_madvise::advise_hugepage(spare.as_ptr().cast(), std::mem::size_of_val(spare));
+    buckets.resize_with(count, Bucket::default);
+    buckets
+}
+
 /// A fixed-size table, shareable between threads (every method takes `&self` but `new`).
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
@@ -151,7 +164,7 @@ impl TranspositionTable {
     pub fn new(mib: usize) -> Self {
         let count = ((mib << 20) / std::mem::size_of::<Bucket>()).max(1);
         TranspositionTable {
-            buckets: (0..count).map(|_| Bucket::default()).collect(),
+            buckets: empty_buckets(count),
             age: AtomicU8::new(0),
         }
     }
