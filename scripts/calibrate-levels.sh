@@ -17,7 +17,9 @@
 # (default: target/release/ternion of this checkout). The last line on stderr lists the Elo
 # of levels 0 to 20 in order, as src/games/strength.rs keeps them. FIRST (an environment
 # variable, default 1) skips the rungs below it and TOTAL (default 0) is then the Elo of
-# rung FIRST - 1, to go on from a ladder stopped part way.
+# rung FIRST - 1, to go on from a ladder stopped part way. LEVELS (default: 0 to 19) lists
+# the levels that are rungs, for a game whose groups of levels share a player (Lerontenin:
+# LEVELS="0 5 10 15"); a level not listed takes the Elo of the listed level below it.
 set -euo pipefail
 
 variant=${1:?usage: $0 VARIANT [GAMES] [FULL_NODES]}
@@ -31,7 +33,8 @@ names=(random greedy:25 greedy:50 greedy:75 greedy)
 commands=("$ternion --play random" "$ternion --play greedy:25" "$ternion --play greedy:50"
     "$ternion --play greedy:75" "$ternion --play greedy")
 options=("" "" "" "" "")
-for level in $(seq 0 19); do
+rung_levels=(${LEVELS:-$(seq 0 19)})
+for level in "${rung_levels[@]}"; do
     names+=("level $level")
     commands+=("$ternion")
     options+=("Skill Level=$level")
@@ -45,7 +48,7 @@ echo "|---|---|---|---:|"
 first=${FIRST:-1}
 total=${TOTAL:-0}
 if [ "$first" = 1 ]; then echo "| ${names[0]} | | | 0 |"; fi
-levels=()
+level_elo=()
 for ((i = first; i < ${#names[@]}; i++)); do
     args=(match --engine "${commands[$i]}" --engine "${commands[$((i - 1))]}"
         --variant "$variant" --games "$games" --openings 2 --seed "$i" --concurrency 2
@@ -62,6 +65,16 @@ for ((i = first; i < ${#names[@]}; i++)); do
         *) if [ "$total" != unknown ]; then total=$(awk -v t="$total" -v e="$elo" 'BEGIN { printf "%.0f", t + e }'); fi ;;
     esac
     echo "| ${names[$i]} | $wdl | $step | $total |"
-    case "${names[$i]}" in level* | full*) levels+=("$total") ;; esac
+    case "${names[$i]}" in
+        level*) level_elo[${names[$i]#level }]=$total ;;
+        full*) level_elo[20]=$total ;;
+    esac
+done
+# Every level, each unlisted one with the Elo of the listed level below it.
+levels=()
+elo=unknown
+for level in $(seq 0 20); do
+    elo=${level_elo[$level]:-$elo}
+    levels+=("$elo")
 done
 echo "levels 0 to 20: ${levels[*]}" >&2

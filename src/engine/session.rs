@@ -272,7 +272,7 @@ impl<G: Playable> Session for GameSession<G> {
             let searched = panic::catch_unwind(AssertUnwindSafe(|| match play {
                 Play::Search => {
                     let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
-                    let skill = job.skill;
+                    let skill = job.skill.with_levels(G::SKILL_LEVELS);
                     let options = RootOptions {
                         only: job
                             .searchmoves

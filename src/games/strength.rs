@@ -7,6 +7,8 @@
 //! rung below it, and the differences add up. `scripts/calibrate-levels.sh` plays the
 //! ladder again; docs/levels.md gives every step with its games and interval. A variant
 //! whose ladder is not yet whole has no table: `UCI_Elo` leaves its `Skill Level` alone.
+//! Where a game's groups of levels play as one player (Lerontenin's own levels), only one
+//! level of each group is a rung, and the group shares its Elo.
 
 use super::Variant;
 use crate::search::skill::MAX_LEVEL;
@@ -21,7 +23,7 @@ pub const fn level_elo(variant: Variant) -> Option<&'static LevelElo> {
         Variant::Lielow => Some(&LIELOW),
         Variant::Lielow9 => Some(&LIELOW9),
         Variant::Egaraguti => Some(&EGARAGUTI),
-        Variant::Lerontenin => None,
+        Variant::Lerontenin => Some(&LERONTENIN),
     }
 }
 
@@ -68,7 +70,9 @@ pub fn nearest_level(variant: Variant, elo: u32) -> Option<u8> {
 
 // Measured by `scripts/calibrate-levels.sh <variant>`: docs/levels.md gives each step's
 // games and interval. Egara-guti's levels from 14 up drew every game against the level
-// below, and share level 13's Elo.
+// below, and share level 13's Elo. Lerontenin's levels 0-3, 4-7, 8-11, 12-15 and 16-19
+// are five players (src/games/lerontenin/levels.rs), each group with its first level's
+// Elo; its full engine was measured at 100,000 nodes a move.
 const LIELOW: LevelElo = [
     843, 928, 1164, 1242, 1342, 1485, 1628, 1751, 1839, 1947, 2047, 2158, 2243, 2343, 2443, 2555,
     2655, 2698, 2791, 2869, 3016,
@@ -81,10 +85,15 @@ const EGARAGUTI: LevelElo = [
     453, 531, 771, 915, 974, 1105, 1190, 1275, 1328, 1387, 1440, 1489, 1520, 1534, 1534, 1534,
     1534, 1534, 1534, 1534, 1534,
 ];
+const LERONTENIN: LevelElo = [
+    214, 214, 214, 214, 312, 312, 312, 312, 478, 478, 478, 478, 607, 607, 607, 607, 688, 688, 688,
+    688, 803,
+];
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Searchable;
 
     #[test]
     fn every_level_plays_above_the_one_below_it_until_they_draw() {
@@ -92,17 +101,22 @@ mod tests {
             let Some(table) = level_elo(variant) else {
                 continue;
             };
-            // Levels that drew every game against the one below share its Elo; none
-            // below them does.
-            let first_tie = table.windows(2).position(|pair| pair[0] == pair[1]);
-            let rising = first_tie.map_or(table.len(), |tie| tie + 1);
-            assert!(
-                table[..rising].windows(2).all(|pair| pair[0] < pair[1])
-                    && table[rising - 1..]
-                        .iter()
-                        .all(|&elo| elo == table[rising - 1]),
-                "{variant}: {table:?}"
-            );
+            let limits = crate::with_game!(variant, G => G::SKILL_LEVELS);
+            // Once two players drew every game, every level above shares their Elo.
+            let mut drawn = false;
+            for level in 1..table.len() {
+                let (below, above) = (table[level - 1], table[level]);
+                let same_player = level < limits.len() && limits[level] == limits[level - 1];
+                drawn |= !same_player && above == below;
+                assert!(
+                    if same_player || drawn {
+                        above == below
+                    } else {
+                        above > below
+                    },
+                    "{variant}, level {level}: {table:?}"
+                );
+            }
         }
     }
 
@@ -113,17 +127,22 @@ mod tests {
                 assert_eq!(nearest_level(variant, MAX_ELO), None);
                 continue;
             };
-            let nearest = |elo| nearest_level(variant, elo).unwrap();
-            assert_eq!(nearest(MIN_ELO), 0);
-            assert_eq!(nearest(0), 0);
-            assert_eq!(nearest(MAX_ELO), MAX_LEVEL);
+            let nearest = |elo| usize::from(nearest_level(variant, elo).unwrap());
+            // Of the levels that share an Elo, the strongest.
+            let last_with = |elo| table.iter().rposition(|&e| e == elo).unwrap();
+            assert_eq!(nearest(MIN_ELO), last_with(table[0]));
+            assert_eq!(nearest(0), last_with(table[0]));
+            assert_eq!(nearest(MAX_ELO), usize::from(MAX_LEVEL));
             for &elo in table {
-                assert_eq!(table[usize::from(nearest(elo))], elo);
+                assert_eq!(table[nearest(elo)], elo);
             }
-            assert_eq!(nearest(table[3] + 1), 3);
-            assert_eq!(nearest(table[4] - 1), 4);
-            // Halfway between two levels: the stronger.
-            assert_eq!(nearest(table[3] + (table[4] - table[3]) / 2 + 1), 4);
+            for pair in table.windows(2).filter(|pair| pair[0] < pair[1]) {
+                let (low, high) = (pair[0], pair[1]);
+                assert_eq!(nearest(low + 1), last_with(low));
+                assert_eq!(nearest(high - 1), last_with(high));
+                // Halfway between two levels: the stronger.
+                assert_eq!(nearest(low + (high - low) / 2 + 1), last_with(high));
+            }
         }
     }
 }

@@ -7,6 +7,10 @@
 //! line the search proved won or lost keeps its rank, so a weak level still takes a win it
 //! sees and avoids a loss it sees; among lines of close scores it often takes a lesser one.
 //! The draws come from a generator the caller seeds, so that a match can be played again.
+//!
+//! [`LEVELS`] suits a game where looking further is worth much (it was measured in
+//! Lielow); a game where it is not gives its own table through
+//! [`Searchable::SKILL_LEVELS`](super::Searchable::SKILL_LEVELS).
 
 use super::Limits;
 use super::score::{MATE, Score};
@@ -17,7 +21,7 @@ pub const MAX_LEVEL: u8 = 20;
 /// What a weakened level may do: how far it looks, and how freely it strays from its best
 /// line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Limit {
+pub struct Limit {
     /// The deepest iteration.
     depth: u32,
     /// The most nodes, all root lines together.
@@ -32,7 +36,13 @@ struct Limit {
     spread_cap: i32,
 }
 
-const fn limit(depth: u32, nodes: u64, lines: usize, weakness: i32, spread_cap: i32) -> Limit {
+/// Levels 0 to 19 of one game, weakest first (level 20 is the full engine).
+pub type Levels = [Limit; MAX_LEVEL as usize];
+
+/// A level that searches `depth` plies and `nodes` nodes at most, and chooses among
+/// `lines` root lines with a push of `weakness` 128ths of a line's shortfall and a random
+/// share of the lines' spread (capped at `spread_cap`).
+pub const fn limit(depth: u32, nodes: u64, lines: usize, weakness: i32, spread_cap: i32) -> Limit {
     Limit {
         depth,
         nodes,
@@ -53,7 +63,7 @@ const fn limit(depth: u32, nodes: u64, lines: usize, weakness: i32, spread_cap: 
 /// first, then little. The node budgets keep a level's move quick (the clock of `go`
 /// still holds). The Elo each level plays at, per game, is measured by
 /// `scripts/calibrate-levels.sh` (the README's table).
-const LEVELS: [Limit; MAX_LEVEL as usize] = [
+pub const LEVELS: Levels = [
     limit(1, 20_000, 8, 120, 400),
     limit(1, 20_000, 6, 120, 400),
     limit(1, 20_000, 4, 100, 200),
@@ -76,9 +86,13 @@ const LEVELS: [Limit; MAX_LEVEL as usize] = [
     limit(20, 400_000, 1, 0, 100),
 ];
 
-/// A playing strength: a level from 0 to [`MAX_LEVEL`].
+/// A playing strength: a level from 0 to [`MAX_LEVEL`], and the game's table of what each
+/// level may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Skill(u8);
+pub struct Skill {
+    level: u8,
+    levels: &'static Levels,
+}
 
 impl Default for Skill {
     fn default() -> Self {
@@ -88,24 +102,35 @@ impl Default for Skill {
 
 impl Skill {
     /// The full engine: the search's own best move, its limits untouched.
-    pub const FULL: Skill = Skill(MAX_LEVEL);
+    pub const FULL: Skill = Skill {
+        level: MAX_LEVEL,
+        levels: &LEVELS,
+    };
 
-    /// The level `level`, at most [`MAX_LEVEL`].
+    /// The level `level`, at most [`MAX_LEVEL`], as [`LEVELS`] has it.
     pub fn new(level: u8) -> Skill {
-        Skill(level.min(MAX_LEVEL))
+        Skill {
+            level: level.min(MAX_LEVEL),
+            levels: &LEVELS,
+        }
+    }
+
+    /// The same level as `levels`, a game's own table, has it.
+    pub fn with_levels(self, levels: &'static Levels) -> Skill {
+        Skill { levels, ..self }
     }
 
     pub fn level(self) -> u8 {
-        self.0
+        self.level
     }
 
     pub fn is_full(self) -> bool {
-        self.0 == MAX_LEVEL
+        self.level == MAX_LEVEL
     }
 
     /// What this level may do; `None` for the full engine.
     fn weakened(self) -> Option<&'static Limit> {
-        LEVELS.get(usize::from(self.0))
+        self.levels.get(usize::from(self.level))
     }
 
     /// The deepest this level searches: one ply at levels 0 to 3, 20 at level 19; `None`
@@ -230,6 +255,21 @@ mod tests {
         assert_eq!(Skill::new(4).lines(1), 4);
         assert_eq!(Skill::new(4).lines(6), 6);
         assert_eq!(Skill::new(42), Skill::FULL);
+    }
+
+    #[test]
+    fn a_games_own_table_sets_what_a_level_may_do() {
+        static OWN: Levels = [limit(3, 7_000, 2, 50, 100); MAX_LEVEL as usize];
+        let skill = Skill::new(4).with_levels(&OWN);
+        assert_eq!(
+            (skill.level(), skill.depth(), skill.nodes()),
+            (4, Some(3), Some(7_000))
+        );
+        assert_eq!(skill.lines(1), 2);
+        assert_ne!(skill, Skill::new(4));
+        // The full engine stays the full engine in any table.
+        assert!(Skill::FULL.with_levels(&OWN).is_full());
+        assert_eq!(Skill::FULL.with_levels(&OWN).depth(), None);
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! Lerontenin as the search sees it: send-backs are its tactical moves, late move
-//! reductions are off, and the clock is spread over a race of hundreds of turns.
+//! reductions are off, its skill levels are its own, and the clock is spread over a race of
+//! hundreds of turns.
 
-use super::{Lerontenin, LeronteninMove};
+use super::{Lerontenin, LeronteninMove, levels};
 use crate::games::playable::Playable;
 use crate::games::variant::Variant;
 use crate::search::Searchable;
+use crate::search::skill::Levels;
 
 /// The turns of a side in an endgame of duels, beyond what its race needs (for the clock).
 const ENDGAME_TURNS: u32 = 100;
@@ -13,6 +15,7 @@ impl Searchable for Lerontenin {
     // Late move reductions reach a ply deeper in 1 s, but the match did not show a gain:
     // +17.2 Elo [-2.1, +36.7] after 788 games at 1+0.01, LLR 1.48 of 2.94, undecided.
     const REDUCE_LATE_MOVES: bool = false;
+    const SKILL_LEVELS: &'static Levels = &levels::LEVELS;
 
     fn is_tactical(&self, mv: LeronteninMove) -> bool {
         self.captures(mv)

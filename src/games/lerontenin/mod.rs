@@ -16,6 +16,7 @@ pub mod army;
 mod diagram;
 mod eval;
 mod hints;
+mod levels;
 mod race;
 mod svg;
 mod text;
