@@ -243,3 +243,43 @@ fn uci_elo_plays_the_current_variants_nearest_level() {
         );
     }
 }
+
+/// The levels' Elo as a document's table has them (between its `<!-- levels table -->`
+/// markers): one row per level, one column per variant in the order of [`Variant::ALL`].
+fn documented_levels(path: &str) -> Vec<Vec<u32>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let table = text
+        .split("<!-- levels table -->")
+        .nth(1)
+        .and_then(|rest| rest.split("<!-- end of levels table -->").next())
+        .unwrap_or_else(|| panic!("{path}: no levels table"));
+    let mut rows = table.lines().filter(|l| l.starts_with('|'));
+    assert_eq!(
+        rows.next(),
+        Some("| level | Lielow | Lielow 9x9 | Egara-guti | Lerontenin |"),
+        "{path}: the table's columns"
+    );
+    let mut columns = vec![Vec::new(); Variant::ALL.len()];
+    for row in rows.skip(1) {
+        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+        assert_eq!(cells.len(), columns.len() + 1, "{path}: {row}");
+        for (column, cell) in columns.iter_mut().zip(&cells[1..]) {
+            column.push(cell.parse().unwrap_or_else(|_| panic!("{path}: {row}")));
+        }
+    }
+    columns
+}
+
+#[test]
+fn the_documents_give_the_measured_levels() {
+    for path in ["README.md", "protocol/PROTOCOL.md"] {
+        for (variant, elo) in Variant::ALL.into_iter().zip(documented_levels(path)) {
+            let measured = strength::level_elo(variant).unwrap();
+            assert_eq!(elo, measured.to_vec(), "{path}: {variant}'s levels");
+        }
+    }
+    let protocol = std::fs::read_to_string("protocol/PROTOCOL.md").unwrap();
+    let (min, max) = (strength::MIN_ELO, strength::MAX_ELO);
+    let option = format!("option name UCI_Elo type spin default {max} min {min} max {max}");
+    assert!(protocol.contains(&option), "PROTOCOL.md lacks {option}");
+}
