@@ -16,7 +16,9 @@ impl Searchable for Lerontenin {
     // two plies, +17.2 Elo [-2.1, +36.7] after 788 games at 1+0.01 (undecided); by the
     // logarithms of depth and move number (depth 17 from the start in 1.2M nodes instead
     // of 2.9M), -4.6 [-39.5, +30.1] after 299 games at 1+0.01 from 4-ply openings, SPRT
-    // H0.
+    // H0. Nor did searching a ply deeper where frozen pieces leave two moves (within
+    // twice the iteration's depth; 2.1x to 2.8x the nodes to a depth): -3.5 [-38.7,
+    // +31.7] after 299 games at 1+0.01, SPRT H0.
     const REDUCE_LATE_MOVES: bool = false;
     const SKILL_LEVELS: &'static Levels = &levels::LEVELS;
 
