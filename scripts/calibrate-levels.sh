@@ -19,7 +19,7 @@
 # variable, default 1) skips the rungs below it and TOTAL (default 0) is then the Elo of
 # rung FIRST - 1, to go on from a ladder stopped part way. LEVELS (default: 0 to 19) lists
 # the levels that are rungs, for a game whose groups of levels share a player (Lerontenin:
-# LEVELS="0 5 10 15"); a level not listed takes the Elo of the listed level below it.
+# LEVELS="0 4 8 12 16"); a level not listed takes the Elo of the listed level below it.
 set -euo pipefail
 
 variant=${1:?usage: $0 VARIANT [GAMES] [FULL_NODES]}
