@@ -1,11 +1,10 @@
 //! Lielow's text diagram for people: the grid with file letters and rank numbers, each
 //! stack as its owner's letter and its height, the crowned stack marked with `*`.
 
-use super::Lielow;
-use super::geometry::Geometry;
+use super::{Board, Lielow};
 use crate::core::Player;
 
-impl<G: Geometry> Lielow<G> {
+impl<G: Board> Lielow<G> {
     /// The diagram, top rank first; `letters` names each player's stacks.
     pub(super) fn diagram_lines(&self, letters: [char; 2]) -> Vec<String> {
         let n = G::N;

@@ -21,9 +21,8 @@
 //! Crown prospects are left to the search: the crown follows the uniquely tallest stack, so
 //! the height features already reward growing one. The weights are in `weights.rs`.
 
-use super::geometry::{Geometry, MAX_SIDE, MAX_SQUARES};
-use super::weights::BoardWeights;
-use super::{Lielow, LielowMove};
+use super::geometry::{MAX_SIDE, MAX_SQUARES};
+use super::{Board, Lielow, LielowMove};
 use crate::core::{BitSet, Player};
 use crate::eval::{Evaluate, FeatureSink};
 
@@ -116,7 +115,7 @@ impl Layout {
     }
 }
 
-impl<G: Geometry + BoardWeights> Evaluate for Lielow<G> {
+impl<G: Board> Evaluate for Lielow<G> {
     fn feature_count() -> usize {
         Self::LAYOUT.count()
     }
@@ -156,20 +155,18 @@ impl<G: Geometry + BoardWeights> Evaluate for Lielow<G> {
         }
     }
 
-    /// The features' weighted sum, with each stack's height and square weights looked up
-    /// together: the same value as the provided sum (the conformance suite checks it),
-    /// without a call per feature.
+    /// The features' weighted sum: the stacks' heights and squares from the sums the rules
+    /// keep up to date (`stack_values`), the rest from one walk of the stacks; the same
+    /// value as the provided sum (the conformance suite checks it at every position of its
+    /// playouts), without a call per feature.
     #[inline]
     fn evaluate(&self) -> i32 {
         let layout = &Self::LAYOUT;
         let weights = G::WEIGHTS;
         let mut sum = weights[layout.tempo()];
         for (player, sign) in [(self.side, 1), (self.side.opponent(), -1)] {
-            let values = &Self::STACK_VALUES[player.index()];
-            let mut stacks = 0;
-            let counts = self.side_counts(player, |height, square| {
-                stacks += values[height][square];
-            });
+            let stacks = self.stack_values[player.index()];
+            let counts = self.side_counts(player, |_, _| {});
             let king = match counts.king {
                 Some(king) => {
                     weights[layout.king_attackers()] * king.attackers
@@ -192,8 +189,8 @@ impl<G: Geometry + BoardWeights> Evaluate for Lielow<G> {
 /// square's, as [`Evaluate::features`] counts them.
 type StackValues = [[[i32; MAX_SQUARES]; MAX_SIDE + 1]; 2];
 
-impl<G: Geometry + BoardWeights> Lielow<G> {
-    const STACK_VALUES: &'static StackValues = &stack_values(Self::LAYOUT, G::WEIGHTS);
+impl<G: Board> Lielow<G> {
+    pub(super) const STACK_VALUES: &'static StackValues = &stack_values(Self::LAYOUT, G::WEIGHTS);
 }
 
 const fn stack_values(layout: Layout, weights: &[i32]) -> StackValues {
@@ -237,7 +234,7 @@ struct KingCounts {
     edge: i32,
 }
 
-impl<G: Geometry> Lielow<G> {
+impl<G: Board> Lielow<G> {
     pub(super) const LAYOUT: Layout = Layout::of(G::N);
 
     /// `player`'s counts, calling `each_stack` with the height and square of each of its

@@ -8,6 +8,8 @@
 //! The state keeps the same facts three ways, each for the question it answers fastest:
 //! per-player occupancy bit sets (own squares, for move masks), per-height bit sets of both
 //! players (the tallest stacks, for the crown), and a height per square (what stands where).
+//! Beside them it keeps each player's sum of its stacks' evaluation weights, changed by the
+//! same two calls that put and take stacks, so the evaluation need not add them up again.
 
 mod diagram;
 mod eval;
@@ -21,9 +23,16 @@ use std::marker::PhantomData;
 use std::sync::LazyLock;
 
 use self::geometry::{Board8, Board9, Geometry, MAX_SIDE, MAX_SQUARES};
+use self::weights::BoardWeights;
 use crate::core::zobrist::fill_keys;
 use crate::core::{BitSet, Outcome, Player};
 use crate::rules::Rules;
+
+/// A board Lielow is played on: its geometry, and the weights its evaluation plays with
+/// (the rules keep the stacks' share of the evaluation up to date as they move).
+pub trait Board: Geometry + BoardWeights {}
+
+impl<B: Geometry + BoardWeights> Board for B {}
 
 /// Lielow on the 8x8 board.
 pub type Lielow8 = Lielow<Board8>;
@@ -97,6 +106,9 @@ pub struct Lielow<G: Geometry> {
     /// Set by the move that ended the game; a position string cannot carry it.
     result: Option<Outcome>,
     hash: u64,
+    /// Each player's sum of its stacks' weights (height and square), kept up to date as
+    /// stacks come and go: the evaluation's largest term without a walk of the board.
+    stack_values: [i32; 2],
     geometry: PhantomData<G>,
 }
 
@@ -130,7 +142,7 @@ static KEYS: LazyLock<Keys> = LazyLock::new(|| {
     keys
 });
 
-impl<G: Geometry> Lielow<G> {
+impl<G: Board> Lielow<G> {
     /// An empty board with `side` to move; the text layer and `start` fill it.
     fn empty(side: Player) -> Self {
         let mut position = Lielow {
@@ -141,6 +153,7 @@ impl<G: Geometry> Lielow<G> {
             side,
             result: None,
             hash: 0,
+            stack_values: [0; 2],
             geometry: PhantomData,
         };
         position.hash = position.hash_from_scratch();
@@ -181,6 +194,8 @@ impl<G: Geometry> Lielow<G> {
         self.by_height[height as usize] |= bit;
         self.height[square] = height;
         self.hash ^= KEYS.stack[player.index()][height as usize][square];
+        self.stack_values[player.index()] +=
+            Self::STACK_VALUES[player.index()][height as usize][square];
     }
 
     /// Removes `player`'s stack of `height` from `square`, keeping everything in step.
@@ -191,6 +206,8 @@ impl<G: Geometry> Lielow<G> {
         self.by_height[height as usize] ^= bit;
         self.height[square] = 0;
         self.hash ^= KEYS.stack[player.index()][height as usize][square];
+        self.stack_values[player.index()] -=
+            Self::STACK_VALUES[player.index()][height as usize][square];
     }
 
     /// Moves `player`'s crown to `square` (or `NO_SQUARE`), keeping the hash in step.
@@ -257,7 +274,7 @@ impl<G: Geometry> Lielow<G> {
     }
 }
 
-impl<G: Geometry> Rules for Lielow<G> {
+impl<G: Board> Rules for Lielow<G> {
     type Move = LielowMove;
     type Undo = LielowUndo;
 

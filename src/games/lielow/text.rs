@@ -7,8 +7,7 @@
 
 use std::fmt::Write;
 
-use super::geometry::Geometry;
-use super::{Lielow, LielowMove};
+use super::{Board, Lielow, LielowMove};
 use crate::core::{BitSet, MoveError, Outcome, Player, PositionError, quote};
 use crate::rules::{Notation, Rules};
 
@@ -86,7 +85,7 @@ fn parse_rank(
     Ok(stacks)
 }
 
-impl<G: Geometry> Lielow<G> {
+impl<G: Board> Lielow<G> {
     /// Why `mv`, which is not among the legal moves, is illegal.
     fn illegal_reason(&self, from: usize, to: Option<usize>) -> String {
         let n = G::N;
@@ -126,7 +125,7 @@ impl<G: Geometry> Lielow<G> {
     }
 }
 
-impl<G: Geometry> Notation for Lielow<G> {
+impl<G: Board> Notation for Lielow<G> {
     fn ending(&self) -> Option<&'static str> {
         let Outcome::Win(winner) = self.outcome()? else {
             return Some("a draw");
