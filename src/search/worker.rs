@@ -540,6 +540,10 @@ impl<G: Searchable> Worker<G> {
         let table_move = entry
             .and_then(|e| e.best)
             .and_then(|best| moves.iter().copied().find(|mv| fingerprint(mv) == best));
+        // Every move is scored before the first is tried. Scoring is about a seventh of
+        // Lielow's time, but trying the table move before scoring the rest saved none of
+        // it (same-node-count wall ratio 1.00 in every game): the nodes that score most
+        // are those at the horizon, which have no table move.
         self.ordering
             .score(game, &moves, table_move, ply, &mut scores);
 
