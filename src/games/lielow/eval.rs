@@ -20,6 +20,12 @@
 //!
 //! Crown prospects are left to the search: the crown follows the uniquely tallest stack, so
 //! the height features already reward growing one. The weights are in `weights.rs`.
+//!
+//! The evaluation is never lazy. The stacks' part is kept by the rules, so quiescence could
+//! skip the rest where that part stands far above beta; but the rest spreads wide (from 1%
+//! to 99% of quiescence's stand-pats: -261 to +390 on 8x8, -513 to +764 on 9x9), and at a
+//! margin that errs in under 0.1% of the skips (250 on 8x8, 400 on 9x9) only 15.6% and
+//! 1.4% of stand-pats would skip it: at most about 2% of Lielow's time, 0.5% of 9x9's.
 
 use super::geometry::{MAX_SIDE, MAX_SQUARES};
 use super::{Board, Lielow, LielowMove};
