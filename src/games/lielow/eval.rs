@@ -256,7 +256,7 @@ impl<G: Board> Lielow<G> {
             let height = self.height[square] as usize;
             each_stack(height, square);
             let reach = moves.reach[height][square];
-            mobility += (reach & !own).count() + moves.can_leave[height].has(square) as u32;
+            mobility += (reach & !own).count() + moves.can_leave(height, square) as u32;
             attacked |= reach & enemy;
         }
         SideCounts {

@@ -1,8 +1,8 @@
 //! The two Lielow boards as types, with their precomputed move tables.
 //!
 //! Squares are numbered rank by rank from a1 = 0 (file = square % n, rank = square / n).
-//! The tables are built by `const fn`s at compile time, once for 9x9 in `u128` and then
-//! narrowed to `u64` for 8x8.
+//! The tables are built by `const fn`s at compile time: the reach once for 9x9 in `u128`
+//! and then narrowed to `u64` for 8x8, the distances to the edge as bytes.
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -32,9 +32,18 @@ const DIRECTIONS: [(isize, isize); 8] = [
 pub struct MoveTables<B> {
     /// `reach[h][s]`: the on-board squares exactly `h` steps from `s` along the eight lines.
     pub reach: [[B; MAX_SQUARES]; MAX_SIDE + 1],
-    /// `can_leave[h]`: the squares from which a stack of height `h` has its off move, that is
-    /// those closer than `h` to some edge.
-    pub can_leave: [B; MAX_SIDE + 1],
+    /// `edge_distance[s]`: how far `s` stands from the nearest edge (0 on the edge).
+    pub edge_distance: [u8; MAX_SQUARES],
+}
+
+impl<B> MoveTables<B> {
+    /// Whether a stack of `height` on `square` has its off move: whether the square is
+    /// closer than `height` to some edge. (A byte compare: cheaper than testing a bit of a
+    /// 128-bit set, and asked for every stack at every evaluation.)
+    #[inline]
+    pub fn can_leave(&self, height: usize, square: usize) -> bool {
+        (self.edge_distance[square] as usize) < height
+    }
 }
 
 /// A Lielow board size: the side length, the bit-set type that holds a board, and tables.
@@ -59,12 +68,12 @@ pub struct Board9;
 
 static TABLES_8: MoveTables<u64> = MoveTables {
     reach: narrow_reach(reach_table(8)),
-    can_leave: narrow_rows(leave_table(8)),
+    edge_distance: edge_distance_table(8),
 };
 
 static TABLES_9: MoveTables<u128> = MoveTables {
     reach: reach_table(9),
-    can_leave: leave_table(9),
+    edge_distance: edge_distance_table(9),
 };
 
 impl Geometry for Board8 {
@@ -112,41 +121,25 @@ const fn reach_table(n: usize) -> [[u128; MAX_SQUARES]; MAX_SIDE + 1] {
     table
 }
 
-const fn leave_table(n: usize) -> [u128; MAX_SIDE + 1] {
-    let mut table = [0u128; MAX_SIDE + 1];
-    let mut height = 1;
-    while height <= n {
-        let mut square = 0;
-        while square < n * n {
-            let (file, rank) = (square % n, square / n);
-            let mut edge_distance = file;
-            if rank < edge_distance {
-                edge_distance = rank;
-            }
-            if n - 1 - file < edge_distance {
-                edge_distance = n - 1 - file;
-            }
-            if n - 1 - rank < edge_distance {
-                edge_distance = n - 1 - rank;
-            }
-            if edge_distance < height {
-                table[height] |= 1u128 << square;
-            }
-            square += 1;
+const fn edge_distance_table(n: usize) -> [u8; MAX_SQUARES] {
+    let mut table = [0u8; MAX_SQUARES];
+    let mut square = 0;
+    while square < n * n {
+        let (file, rank) = (square % n, square / n);
+        let mut distance = file;
+        if rank < distance {
+            distance = rank;
         }
-        height += 1;
+        if n - 1 - file < distance {
+            distance = n - 1 - file;
+        }
+        if n - 1 - rank < distance {
+            distance = n - 1 - rank;
+        }
+        table[square] = distance as u8;
+        square += 1;
     }
     table
-}
-
-const fn narrow_rows(row: [u128; MAX_SIDE + 1]) -> [u64; MAX_SIDE + 1] {
-    let mut out = [0u64; MAX_SIDE + 1];
-    let mut i = 0;
-    while i < row.len() {
-        out[i] = row[i] as u64;
-        i += 1;
-    }
-    out
 }
 
 const fn narrow_reach(
@@ -184,13 +177,18 @@ mod tests {
 
     #[test]
     fn off_moves_exist_exactly_near_an_edge() {
-        let moves = Board8::move_tables();
+        fn leaving<B>(moves: &MoveTables<B>, n: usize, height: usize) -> usize {
+            (0..n * n)
+                .filter(|&square| moves.can_leave(height, square))
+                .count()
+        }
+        let eight = Board8::move_tables();
         // Height 1 leaves only from the outer ring (28 squares); height 4 from everywhere.
-        assert_eq!(moves.can_leave[1].count_ones(), 28);
-        assert_eq!(moves.can_leave[3].count_ones(), 60);
-        assert_eq!(moves.can_leave[4], u64::MAX);
+        assert_eq!(leaving(eight, 8, 1), 28);
+        assert_eq!(leaving(eight, 8, 3), 60);
+        assert_eq!(leaving(eight, 8, 4), 64);
         let nine = Board9::move_tables();
-        assert_eq!(nine.can_leave[4].count_ones(), 80);
-        assert_eq!(nine.can_leave[5].count_ones(), 81);
+        assert_eq!(leaving(nine, 9, 4), 80);
+        assert_eq!(leaving(nine, 9, 5), 81);
     }
 }

@@ -252,7 +252,7 @@ impl<G: Board> Lielow<G> {
         for from in own.squares() {
             let height = self.height[from] as usize;
             count += (moves.reach[height][from] & !own).count();
-            count += moves.can_leave[height].has(from) as u32;
+            count += moves.can_leave(height, from) as u32;
         }
         count
     }
@@ -316,7 +316,7 @@ impl<G: Board> Rules for Lielow<G> {
             for to in (moves.reach[height][from] & !own).squares() {
                 out.push(LielowMove::on_board(from, to));
             }
-            if moves.can_leave[height].has(from) {
+            if moves.can_leave(height, from) {
                 out.push(LielowMove::off(from));
             }
         }
