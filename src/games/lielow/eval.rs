@@ -262,13 +262,9 @@ impl<G: Board> Lielow<G> {
         SideCounts {
             mobility: mobility as i32,
             threats: attacked.count() as i32,
-            king: self.king(player).map(|king| {
-                let n = G::N;
-                let (file, rank) = (king % n, king / n);
-                KingCounts {
-                    attackers: self.king_attackers(player, king) as i32,
-                    edge: file.min(rank).min(n - 1 - file).min(n - 1 - rank) as i32,
-                }
+            king: self.king(player).map(|king| KingCounts {
+                attackers: self.king_attackers(player, king) as i32,
+                edge: moves.edge_distance[king] as i32,
             }),
         }
     }
