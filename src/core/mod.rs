@@ -1,9 +1,11 @@
 //! The vocabulary every other room speaks: the two players, how a game ends, a
-//! win/draw/loss value, bit sets over board squares, seeded Zobrist keys and the errors of
-//! the text forms. Nothing here knows a game, a search or a protocol.
+//! win/draw/loss value, bit sets over board squares, seeded Zobrist keys, the errors of the
+//! text forms, and (in `memory`, the one module allowed `unsafe`) the hints the engine gives
+//! the operating system about its memory. Nothing here knows a game, a search or a protocol.
 
 mod bits;
 mod error;
+pub mod memory;
 pub mod zobrist;
 
 pub use bits::BitSet;

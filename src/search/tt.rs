@@ -151,8 +151,7 @@ struct Bucket([Slot; BUCKET]);
 /// hint only: where the kernel declines, the table is the same, in small pages.
 fn empty_buckets(count: usize) -> Vec<Bucket> {
     let mut buckets = Vec::with_capacity(count);
-    let spare = buckets.spare_capacity_mut();
-    kevy_madvise::advise_hugepage(spare.as_ptr().cast(), std::mem::size_of_val(spare));
+    crate::core::memory::advise_huge_pages(buckets.spare_capacity_mut());
     buckets.resize_with(count, Bucket::default);
     buckets
 }
