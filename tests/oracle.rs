@@ -40,6 +40,7 @@ impl Graph {
 impl Rules for Graph {
     type Move = u8;
     type Undo = ();
+    type Changes = ();
 
     fn start() -> Self {
         Graph { path: Vec::new() }
@@ -54,6 +55,8 @@ impl Rules for Graph {
     fn make_move(&mut self, mv: u8) {
         self.path.push(mv);
     }
+    fn changes(&self, _: u8, _: &()) {}
+
     fn unmake_move(&mut self, _: u8, _: ()) {
         self.path.pop();
     }
@@ -72,6 +75,12 @@ impl Rules for Graph {
 }
 
 impl Evaluate for Graph {
+    type State = ();
+
+    fn state(&self) {}
+
+    fn update(&self, _: &(), _: (), _: &mut ()) {}
+
     fn feature_count() -> usize {
         0
     }

@@ -66,6 +66,7 @@ impl Tree {
 impl Rules for Tree {
     type Move = u8;
     type Undo = ();
+    type Changes = ();
 
     fn start() -> Self {
         Tree {
@@ -84,6 +85,8 @@ impl Rules for Tree {
     fn make_move(&mut self, mv: u8) {
         self.path.push(mv);
     }
+    fn changes(&self, _: u8, _: &()) {}
+
     fn unmake_move(&mut self, _: u8, _: ()) {
         self.path.pop();
     }
@@ -103,6 +106,12 @@ impl Rules for Tree {
 /// One feature: leaves have their value; inner nodes a noisy guess, to mislead move
 /// ordering.
 impl Evaluate for Tree {
+    type State = ();
+
+    fn state(&self) {}
+
+    fn update(&self, _: &(), _: (), _: &mut ()) {}
+
     fn feature_count() -> usize {
         1
     }
@@ -195,6 +204,7 @@ impl TicTacToe {
 impl Rules for TicTacToe {
     type Move = u8;
     type Undo = ();
+    type Changes = ();
 
     fn start() -> Self {
         TicTacToe {
@@ -214,6 +224,8 @@ impl Rules for TicTacToe {
         self.cells[mv as usize] = Some(self.side);
         self.side = self.side.opponent();
     }
+    fn changes(&self, _: u8, _: &()) {}
+
     fn unmake_move(&mut self, mv: u8, _: ()) {
         self.cells[mv as usize] = None;
         self.side = self.side.opponent();
@@ -245,6 +257,12 @@ impl Rules for TicTacToe {
 
 /// No feature: every position is even until the search sees its end.
 impl Evaluate for TicTacToe {
+    type State = ();
+
+    fn state(&self) {}
+
+    fn update(&self, _: &(), _: (), _: &mut ()) {}
+
     fn feature_count() -> usize {
         0
     }

@@ -9,6 +9,13 @@
 //! [`Evaluate::evaluate`] is provided, and no game writes the weighted sum again. A game may
 //! override it with a faster version (an incremental one, say) that must equal the sum at
 //! every position; the conformance suite checks that it does.
+//!
+//! An evaluation may keep a state from move to move (a sum of piece-square weights, a
+//! network's accumulator): [`Evaluate::State`]. The search, not the position, holds it, one
+//! per ply beside its stack: it works out the root's from nothing ([`Evaluate::state`]),
+//! each child's from its parent's and what the move changed ([`Evaluate::update`], fed by
+//! [`Rules::changes`](crate::rules::Rules::changes)), and drops it on unmake. So the rules
+//! carry no weights, and perft, the referee and the tables' build never pay for it.
 
 use crate::rules::Rules;
 
@@ -20,6 +27,18 @@ pub trait FeatureSink {
 
 /// A game whose evaluation is a weighted sum of named features.
 pub trait Evaluate: Rules {
+    /// What the evaluation keeps up to date from move to move: `()` for one that works
+    /// everything out at each position.
+    type State: Clone + PartialEq + std::fmt::Debug + Send + 'static;
+
+    /// This position's state, worked out from nothing.
+    fn state(&self) -> Self::State;
+
+    /// Writes into `child` the state after a move: `parent` is the state before it,
+    /// `changes` what it changed, and `self` the position after it. Must equal
+    /// [`Evaluate::state`] of `self` (the conformance suite checks it along its playouts).
+    fn update(&self, parent: &Self::State, changes: Self::Changes, child: &mut Self::State);
+
     /// The number of features of this game.
     fn feature_count() -> usize;
 
@@ -38,6 +57,15 @@ pub trait Evaluate: Rules {
     #[inline]
     fn evaluate(&self) -> i32 {
         weighted_sum(self, Self::weights())
+    }
+
+    /// The same value as [`Evaluate::evaluate`], read from `state`, this position's state
+    /// as the search kept it: the search's way to evaluate. By default the state is not
+    /// needed.
+    #[inline]
+    fn evaluate_with(&self, state: &Self::State) -> i32 {
+        let _ = state;
+        self.evaluate()
     }
 }
 

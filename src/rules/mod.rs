@@ -3,8 +3,9 @@
 //!
 //! - [`Rules`] is everything perft, a referee and an exact-table solver need: move
 //!   generation into a caller-owned buffer, make/unmake with an exact undo record, the
-//!   outcome by every end rule, an incremental hash. It never touches strings and knows no
-//!   evaluation.
+//!   outcome by every end rule, an incremental hash, and what a move changed on the board
+//!   (for an evaluation kept up to date move by move). It never touches strings and knows
+//!   no evaluation: no weight, no sum.
 //! - [`Notation`] adds the position string and the move notation, used at the edges
 //!   (protocol, command line, tests, records).
 //! - [`Picture`] draws a position for people: a text diagram and an SVG picture.
@@ -43,6 +44,10 @@ pub trait Rules: Clone + Eq + Debug + Send + 'static {
     type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
     /// What `make_move` returns so that `unmake_move` can restore the state exactly.
     type Undo: Copy + Debug;
+    /// What a move changed on the board, for an evaluation kept up to date move by move:
+    /// the pieces that left or entered which squares (Stockfish's `DirtyPiece`). A game
+    /// whose evaluation keeps nothing from one move to the next says `()`.
+    type Changes: Copy + Debug;
 
     /// The start position.
     fn start() -> Self;
@@ -66,6 +71,11 @@ pub trait Rules: Clone + Eq + Debug + Send + 'static {
 
     /// Takes back the last move made, given the record its `make_move` returned.
     fn unmake_move(&mut self, mv: Self::Move, undo: Self::Undo);
+
+    /// What `mv` changed, asked right after `make_move(mv)` returned `undo`: the move, its
+    /// record and the new state say it all, so perft, a referee and the tables' build,
+    /// which never ask, never pay for it.
+    fn changes(&self, mv: Self::Move, undo: &Self::Undo) -> Self::Changes;
 
     /// `Some` once the game is over, by any of its rules (history-dependent ones included).
     fn outcome(&self) -> Option<Outcome>;

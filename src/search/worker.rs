@@ -57,6 +57,9 @@ pub(super) struct Worker<G: Searchable> {
     scores: Vec<Vec<i32>>,
     /// Triangular principal-variation table: `pv[ply]` is the best line from that ply.
     pv: Vec<Vec<G::Move>>,
+    /// The evaluation's state of the node at each ply, pushed beside make_move and
+    /// dropped beside unmake (set from the root at the start of every search).
+    eval_states: Vec<G::State>,
     nodes: u64,
     seldepth: usize,
     node_limit: u64,
@@ -95,6 +98,7 @@ impl<G: Searchable> Worker<G> {
             moves: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             scores: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            eval_states: Vec::new(),
             nodes: 0,
             seldepth: 0,
             node_limit: u64::MAX,
@@ -165,6 +169,8 @@ impl<G: Searchable> Worker<G> {
         self.ordering.new_search();
 
         let mut game = root.clone();
+        self.eval_states.clear();
+        self.eval_states.resize(MAX_PLY + 1, root.state());
         let mut root_moves = Vec::new();
         game.generate_moves(&mut root_moves);
         // `searchmoves`: the other moves are left out of every iteration.
@@ -503,9 +509,12 @@ impl<G: Searchable> Worker<G> {
             && depth >= NULL_MOVE_MIN_DEPTH
             && !self.after_null_move[ply]
             && beta.abs() < DECIDED
-            && game.evaluate() >= beta
+            && game.evaluate_with(&self.eval_states[ply]) >= beta
         {
             game.make_null_move();
+            // A pass changes no piece: the child's state is the parent's.
+            let (parents, children) = self.eval_states.split_at_mut(ply + 1);
+            children[0].clone_from(&parents[ply]);
             let reduction = 2 + depth / 4;
             self.after_null_move[ply + 1] = true;
             let score = -self.negamax(
@@ -565,6 +574,7 @@ impl<G: Searchable> Worker<G> {
                 self.report_root_move(control, depth, mv, index + 1);
             }
             let undo = game.make_move(mv);
+            self.push_eval_state(game, mv, &undo, ply);
             let score = if index == 0 {
                 -self.negamax(game, depth - 1, -beta, -alpha, ply + 1, control)
             } else {
@@ -652,7 +662,7 @@ impl<G: Searchable> Worker<G> {
         if let Some(score) = self.settled_score(game, ply) {
             return score;
         }
-        let stand_pat = game.evaluate();
+        let stand_pat = game.evaluate_with(&self.eval_states[ply]);
         if stand_pat >= beta || plies_left == 0 || ply >= MAX_PLY - 1 {
             return stand_pat;
         }
@@ -667,6 +677,7 @@ impl<G: Searchable> Worker<G> {
         for &mv in &moves {
             self.visit_node(control);
             let undo = game.make_move(mv);
+            self.push_eval_state(game, mv, &undo, ply);
             let score = -self.quiescence(game, -beta, -alpha, ply + 1, plies_left - 1, control);
             game.unmake_move(mv, undo);
             if score > best {
@@ -682,6 +693,15 @@ impl<G: Searchable> Worker<G> {
         }
         self.moves[ply] = moves;
         best
+    }
+
+    /// Sets the evaluation's state of the node at `ply + 1`, which `mv` (just made, with
+    /// `undo`) leads to from the node at `ply`. Its unmake needs nothing: the next move
+    /// from `ply` writes over it.
+    #[inline]
+    fn push_eval_state(&mut self, game: &G, mv: G::Move, undo: &G::Undo, ply: usize) {
+        let (parents, children) = self.eval_states.split_at_mut(ply + 1);
+        game.update(&parents[ply], game.changes(mv, undo), &mut children[0]);
     }
 
     /// `pv[ply]` becomes `mv` followed by the line found below it.

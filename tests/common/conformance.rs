@@ -27,7 +27,10 @@ use ternion::search::score::DISTANCE_BOUND;
 ///   reason for its end exactly when it is over;
 /// - while the game is in play, the evaluation is the weighted sum of the features the
 ///   tuner reads, with the weights the game plays with, and far from the scores of
-///   results;
+///   results; read from the evaluation's state kept move by move, as the search keeps
+///   it, it is the same;
+/// - the evaluation's state, updated from what each move changed, equals the state
+///   worked out from nothing;
 /// - the tactical generator gives the generated moves that are tactical, in their order.
 ///
 /// Returns the number of positions checked. Failures name the seed and ply.
@@ -37,12 +40,21 @@ pub fn check_random_playouts<G: Playable>(seed: u64, playouts: u64, max_plies: u
     for game_seed in seed..seed + playouts {
         let mut rng = fastrand::Rng::with_seed(game_seed);
         let mut game = G::start();
+        let mut state = game.state();
         let mut last_move: Option<String> = None;
         for ply in 0..max_plies {
             let at = format!("{} seed {game_seed} ply {ply}", G::VARIANT);
             moves.clear();
             game.generate_moves(&mut moves);
             check_position(&game, &moves, &at);
+            assert_eq!(state, game.state(), "{at}: the evaluation's state");
+            if game.outcome().is_none() {
+                assert_eq!(
+                    game.evaluate_with(&state),
+                    game.evaluate(),
+                    "{at}: evaluation from the kept state"
+                );
+            }
             checked += 1;
             if moves.is_empty() {
                 if let Some(text) = &last_move {
@@ -54,7 +66,9 @@ pub fn check_random_playouts<G: Playable>(seed: u64, playouts: u64, max_plies: u
             let mv = moves[rng.usize(..moves.len())];
             check_make_unmake(&mut game, mv, &at);
             last_move = Some(game.move_string(mv));
-            game.make_move(mv);
+            let undo = game.make_move(mv);
+            let parent = state.clone();
+            game.update(&parent, game.changes(mv, &undo), &mut state);
         }
     }
     checked

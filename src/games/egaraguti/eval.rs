@@ -77,6 +77,13 @@ fn feature_name(index: usize) -> String {
 }
 
 impl Evaluate for EgaraGuti {
+    /// Every term is worked out at each position: nothing is kept from move to move.
+    type State = ();
+
+    fn state(&self) {}
+
+    fn update(&self, _: &(), _: (), _: &mut ()) {}
+
     fn feature_count() -> usize {
         FEATURE_COUNT
     }

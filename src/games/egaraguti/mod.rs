@@ -314,6 +314,8 @@ fn extend_chain<F: FnMut(EgaraMove)>(
 impl Rules for EgaraGuti {
     type Move = EgaraMove;
     type Undo = EgaraUndo;
+    /// Its evaluation keeps nothing from one move to the next.
+    type Changes = ();
 
     fn start() -> Self {
         // White on the bottom triangle (points 0..11), Black on the top one (12..23).
@@ -390,6 +392,8 @@ impl Rules for EgaraGuti {
         self.limit_reached = self.quiet_plies >= QUIET_PLY_LIMIT || self.third_occurrence();
         undo
     }
+
+    fn changes(&self, _: EgaraMove, _: &EgaraUndo) {}
 
     fn unmake_move(&mut self, mv: EgaraMove, undo: EgaraUndo) {
         let them = self.side;

@@ -65,6 +65,13 @@ const THREAT_SQUARE: i32 = 2;
 const EXPOSURE_DIVISOR: i32 = 4;
 
 impl Evaluate for Lerontenin {
+    /// Every term is worked out at each position: nothing is kept from move to move.
+    type State = ();
+
+    fn state(&self) {}
+
+    fn update(&self, _: &(), _: (), _: &mut ()) {}
+
     fn feature_count() -> usize {
         FEATURE_NAMES.len()
     }

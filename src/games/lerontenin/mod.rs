@@ -390,6 +390,8 @@ impl Lerontenin {
 impl Rules for Lerontenin {
     type Move = LeronteninMove;
     type Undo = LeronteninUndo;
+    /// Its evaluation keeps nothing from one move to the next.
+    type Changes = ();
 
     fn start() -> Self {
         let mut core = Core {
@@ -531,6 +533,8 @@ impl Rules for Lerontenin {
         };
         undo
     }
+
+    fn changes(&self, _: LeronteninMove, _: &LeronteninUndo) {}
 
     fn unmake_move(&mut self, mv: LeronteninMove, undo: LeronteninUndo) {
         self.history.pop();

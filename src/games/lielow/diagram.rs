@@ -1,10 +1,11 @@
 //! Lielow's text diagram for people: the grid with file letters and rank numbers, each
 //! stack as its owner's letter and its height, the crowned stack marked with `*`.
 
-use super::{Board, Lielow};
+use super::Lielow;
+use super::geometry::Geometry;
 use crate::core::Player;
 
-impl<G: Board> Lielow<G> {
+impl<G: Geometry> Lielow<G> {
     /// The diagram, top rank first; `letters` names each player's stacks.
     pub(super) fn diagram_lines(&self, letters: [char; 2]) -> Vec<String> {
         let n = G::N;

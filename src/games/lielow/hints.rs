@@ -1,8 +1,9 @@
 //! Lielow as the search sees it: captures are its tactical moves, a null move is a fair
 //! test on the 8x8 board, and games get shorter as stacks leave.
 
-use super::geometry::{Board8, Board9};
-use super::{Board, Lielow, LielowMove};
+use super::geometry::{Board8, Board9, Geometry};
+use super::weights::BoardWeights;
+use super::{Lielow, LielowMove};
 use crate::core::BitSet;
 use crate::games::playable::Playable;
 use crate::games::variant::Variant;
@@ -23,7 +24,7 @@ impl BoardHints for Board9 {
     const NULL_MOVE: bool = false;
 }
 
-impl<G: Board + BoardHints> Searchable for Lielow<G> {
+impl<G: Geometry + BoardWeights + BoardHints> Searchable for Lielow<G> {
     /// Lielow has no pass, but zugzwang is rare in it: every move adds a checker or removes
     /// a stack, so a side that stays ahead even when the opponent moves twice is very
     /// likely ahead. Each board says whether a match showed a gain.
@@ -65,6 +66,6 @@ impl<G: Board + BoardHints> Searchable for Lielow<G> {
     }
 }
 
-impl<G: Board + BoardHints> Playable for Lielow<G> {
+impl<G: Geometry + BoardWeights + BoardHints> Playable for Lielow<G> {
     const VARIANT: Variant = G::VARIANT;
 }

@@ -8,8 +8,8 @@
 //! The state keeps the same facts three ways, each for the question it answers fastest:
 //! per-player occupancy bit sets (own squares, for move masks), per-height bit sets of both
 //! players (the tallest stacks, for the crown), and a height per square (what stands where).
-//! Beside them it keeps each player's sum of its stacks' evaluation weights, changed by the
-//! same two calls that put and take stacks, so the evaluation need not add them up again.
+//! It knows no evaluation: what a move changed ([`LielowChanges`]) is what the evaluation's
+//! own state, kept by the search, is updated from.
 
 mod diagram;
 mod eval;
@@ -23,16 +23,9 @@ use std::marker::PhantomData;
 use std::sync::LazyLock;
 
 use self::geometry::{Board8, Board9, Geometry, MAX_SIDE, MAX_SQUARES};
-use self::weights::BoardWeights;
 use crate::core::zobrist::fill_keys;
 use crate::core::{BitSet, Outcome, Player};
 use crate::rules::Rules;
-
-/// A board Lielow is played on: its geometry, and the weights its evaluation plays with
-/// (the rules keep the stacks' share of the evaluation up to date as they move).
-pub trait Board: Geometry + BoardWeights {}
-
-impl<B: Geometry + BoardWeights> Board for B {}
 
 /// Lielow on the 8x8 board.
 pub type Lielow8 = Lielow<Board8>;
@@ -79,6 +72,24 @@ impl LielowMove {
     }
 }
 
+/// A stack as a move changed it: whose, how tall, and on which square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StackOn {
+    pub player: Player,
+    pub height: u8,
+    pub square: u8,
+}
+
+/// What a Lielow move changed on the board: the mover's stack left its square, an enemy
+/// stack may have been captured on the destination, and a stack of the mover entered the
+/// destination unless the move went off the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LielowChanges {
+    pub left: StackOn,
+    pub captured: Option<StackOn>,
+    pub entered: Option<StackOn>,
+}
+
 /// What `make_move` changed that the move itself does not say.
 #[derive(Clone, Copy, Debug)]
 pub struct LielowUndo {
@@ -106,9 +117,6 @@ pub struct Lielow<G: Geometry> {
     /// Set by the move that ended the game; a position string cannot carry it.
     result: Option<Outcome>,
     hash: u64,
-    /// Each player's sum of its stacks' weights (height and square), kept up to date as
-    /// stacks come and go: the evaluation's largest term without a walk of the board.
-    stack_values: [i32; 2],
     geometry: PhantomData<G>,
 }
 
@@ -142,7 +150,7 @@ static KEYS: LazyLock<Keys> = LazyLock::new(|| {
     keys
 });
 
-impl<G: Board> Lielow<G> {
+impl<G: Geometry> Lielow<G> {
     /// An empty board with `side` to move; the text layer and `start` fill it.
     fn empty(side: Player) -> Self {
         let mut position = Lielow {
@@ -153,16 +161,10 @@ impl<G: Board> Lielow<G> {
             side,
             result: None,
             hash: 0,
-            stack_values: [0; 2],
             geometry: PhantomData,
         };
         position.hash = position.hash_from_scratch();
         position
-    }
-
-    /// The board side length.
-    pub const fn side_length() -> usize {
-        G::N
     }
 
     /// The stack on `square` as (owner, height, crowned), if any.
@@ -194,8 +196,6 @@ impl<G: Board> Lielow<G> {
         self.by_height[height as usize] |= bit;
         self.height[square] = height;
         self.hash ^= KEYS.stack[player.index()][height as usize][square];
-        self.stack_values[player.index()] +=
-            Self::STACK_VALUES[player.index()][height as usize][square];
     }
 
     /// Removes `player`'s stack of `height` from `square`, keeping everything in step.
@@ -206,8 +206,6 @@ impl<G: Board> Lielow<G> {
         self.by_height[height as usize] ^= bit;
         self.height[square] = 0;
         self.hash ^= KEYS.stack[player.index()][height as usize][square];
-        self.stack_values[player.index()] -=
-            Self::STACK_VALUES[player.index()][height as usize][square];
     }
 
     /// Moves `player`'s crown to `square` (or `NO_SQUARE`), keeping the hash in step.
@@ -274,9 +272,10 @@ impl<G: Board> Lielow<G> {
     }
 }
 
-impl<G: Board> Rules for Lielow<G> {
+impl<G: Geometry> Rules for Lielow<G> {
     type Move = LielowMove;
     type Undo = LielowUndo;
+    type Changes = LielowChanges;
 
     fn start() -> Self {
         let mut position = Self::empty(Player::P1);
@@ -397,6 +396,22 @@ impl<G: Board> Rules for Lielow<G> {
         self.crown = undo.crown;
         self.result = undo.result;
         self.hash = undo.hash;
+    }
+
+    #[inline]
+    fn changes(&self, mv: LielowMove, undo: &LielowUndo) -> LielowChanges {
+        let mover = self.side.opponent();
+        let stack = |player, height, square| StackOn {
+            player,
+            height,
+            square,
+        };
+        LielowChanges {
+            left: stack(mover, undo.moved_height, mv.from),
+            captured: (undo.captured_height != 0)
+                .then(|| stack(self.side, undo.captured_height, mv.to)),
+            entered: mv.to().map(|to| stack(mover, self.height[to], to as u8)),
+        }
     }
 
     #[inline]

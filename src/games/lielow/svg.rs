@@ -2,8 +2,9 @@
 //! owner's colour with its height, the crowned stacks ringed, the last move's squares
 //! marked. Squares are `sq-<name>`, stacks `stack-<name>`.
 
+use super::geometry::Geometry;
 use super::text::{LETTERS, square_name};
-use super::{Board, Lielow, LielowMove};
+use super::{Lielow, LielowMove};
 use crate::rules::Picture;
 use crate::svg::{LAST_MOVE, SIDE_FILL, SIDE_TEXT, Svg};
 
@@ -13,7 +14,7 @@ const SIDE_NAMES: [&str; 2] = ["blue", "red"];
 /// Lielow's players are Blue and Red: the discs take those colours, not the shared ones.
 const STACK_FILL: [&str; 2] = ["#2f6fc2", "#c8402f"];
 
-impl<G: Board> Lielow<G> {
+impl<G: Geometry> Lielow<G> {
     pub(super) fn svg_picture(&self, last: Option<LielowMove>) -> String {
         let n = G::N;
         let size = 2.0 * MARGIN + n as f64 * CELL;
@@ -146,7 +147,7 @@ impl<G: Board> Lielow<G> {
     }
 }
 
-impl<G: Board> Picture for Lielow<G> {
+impl<G: Geometry> Picture for Lielow<G> {
     fn diagram(&self) -> Vec<String> {
         self.diagram_lines(LETTERS)
     }

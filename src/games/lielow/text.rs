@@ -7,7 +7,8 @@
 
 use std::fmt::Write;
 
-use super::{Board, Lielow, LielowMove};
+use super::geometry::Geometry;
+use super::{Lielow, LielowMove};
 use crate::core::{BitSet, MoveError, Outcome, Player, PositionError, quote};
 use crate::rules::{Notation, Rules};
 
@@ -85,7 +86,7 @@ fn parse_rank(
     Ok(stacks)
 }
 
-impl<G: Board> Lielow<G> {
+impl<G: Geometry> Lielow<G> {
     /// Why `mv`, which is not among the legal moves, is illegal.
     fn illegal_reason(&self, from: usize, to: Option<usize>) -> String {
         let n = G::N;
@@ -125,7 +126,7 @@ impl<G: Board> Lielow<G> {
     }
 }
 
-impl<G: Board> Notation for Lielow<G> {
+impl<G: Geometry> Notation for Lielow<G> {
     fn ending(&self) -> Option<&'static str> {
         let Outcome::Win(winner) = self.outcome()? else {
             return Some("a draw");
