@@ -6,7 +6,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use ternion::search::baseline::Play;
+use ternion::search::mover::Mover;
 
 /// ternion: a headless engine for Lielow, Egara-guti and Lerontenin.
 ///
@@ -18,11 +18,13 @@ struct Cli {
     /// The variant the protocol starts with.
     #[arg(long, value_name = "VARIANT", default_value = "lielow")]
     variant: String,
-    /// How the protocol's `go` picks moves: the search, or a baseline opponent for
-    /// arenas and front ends (random: any legal move; greedy: the best-looking move one
-    /// ply ahead; greedy:P, 1 <= P <= 99: the greedy move P times in 100, else a random
-    /// one). The baselines ignore the limits of `go` and answer at once, but for `go
-    /// infinite` and a bare `go` (after `stop`) and `go ponder` (after `ponderhit`).
+    /// How the protocol's `go` picks moves: the search (at the `Skill Level` the options
+    /// set), a fixed level (level:N, 0 <= N <= 19, whatever the options say), or a
+    /// baseline opponent for arenas and front ends (random: any legal move; greedy: the
+    /// best-looking move one ply ahead; greedy:P, 1 <= P <= 99: the greedy move P times in
+    /// 100, else a random one). The baselines ignore the limits of `go` and answer at once,
+    /// but for `go infinite` and a bare `go` (after `stop`) and `go ponder` (after
+    /// `ponderhit`).
     #[arg(long, value_name = "HOW", default_value = "search", value_parser = parse_play)]
     play: String,
     #[command(subcommand)]
@@ -87,13 +89,13 @@ enum Command {
 
 /// A `--play` value, checked: the text as given.
 fn parse_play(text: &str) -> Result<String, String> {
-    text.parse::<Play>().map(|_| text.to_owned())
+    text.parse::<Mover>().map(|_| text.to_owned())
 }
 
 /// Serves the protocol, starting with `variant`, answering `go` as `play` says.
 fn serve(variant: &str, play: &str) -> Result<(), String> {
     let variant: ternion::games::Variant = variant.parse().map_err(|e| format!("{e}"))?;
-    let play: Play = play.parse()?;
+    let play: Mover = play.parse()?;
     if std::io::stdin().is_terminal() {
         eprintln!(
             "ternion {}: type 'help' for the commands, 'quit' to leave",

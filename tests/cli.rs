@@ -444,6 +444,30 @@ fn the_mixed_mover_plays_the_greedy_move_as_often_as_asked() {
 }
 
 #[test]
+fn a_level_named_on_the_command_line_plays_whatever_the_options_say() {
+    // Level 0 of Lielow: one ply, its eight best lines, even with the Skill Level at the top.
+    let (out, status) = serve(
+        &["--play", "level:0"],
+        "setoption name Skill Level value 20\ngo depth 6\n",
+    );
+    assert_eq!(status, Some(0));
+    let infos: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 8, "{out}");
+    assert!(
+        infos.iter().all(|l| l.starts_with("info depth 1 ")),
+        "{out}"
+    );
+    assert!(out.contains(" multipv 8 "), "{out}");
+    for bad in ["level:20", "level:x"] {
+        let output = ternion(&["--play", bad]);
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+    }
+}
+
+#[test]
 fn quit_during_a_search_exits_at_once_with_status_0() {
     // The search would run for ever; `quit` (and the end of input) must end it.
     let (out, status) = serve(&[], "go infinite\nisready\nquit\n");

@@ -8,8 +8,6 @@ use std::time::Duration;
 
 use ternion::games::{Playable, Variant, strength};
 use ternion::protocol::daemon::{Daemon, Sink};
-use ternion::search::Searchable;
-use ternion::search::skill::Skill;
 
 /// A daemon of `variant` and the lines it writes.
 fn daemon(variant: Variant) -> (Daemon, Arc<Mutex<Vec<String>>>) {
@@ -74,8 +72,8 @@ fn choices(
     let (mut daemon, output) = daemon(variant);
     daemon.handle(&format!("setoption name Skill Level value {level}"));
     daemon.handle(&format!("setoption name Seed value {seed}"));
-    let skill = ternion::with_game!(variant, G => Skill::new(level).with_levels(G::SKILL_LEVELS));
-    let deepest = skill.depth().expect("a weakened level");
+    let skill = ternion::with_game!(variant, G => G::LEVELS[usize::from(level)]);
+    let deepest = skill.depth;
     let mut chosen = Vec::new();
     for (position, legal) in positions {
         daemon.handle(position);
@@ -206,11 +204,9 @@ fn uci_elo_plays_the_current_variants_nearest_level() {
             let elo = table[level] + (table[level + 1] - table[level]) / 3;
             daemon.handle(&format!("setoption name UCI_Elo value {elo}"));
             let lines = search(&mut daemon, &output, "go depth 30 nodes 50000");
-            let skill = ternion::with_game!(variant, G => {
-                Skill::new(level as u8).with_levels(G::SKILL_LEVELS)
-            });
+            let skill = ternion::with_game!(variant, G => G::LEVELS[level]);
             assert!(
-                deepest(&lines) <= skill.depth().unwrap(),
+                deepest(&lines) <= skill.depth,
                 "{variant} level {level}: {lines:?}"
             );
             let widest = skill.lines(1).min(legal);
@@ -220,7 +216,7 @@ fn uci_elo_plays_the_current_variants_nearest_level() {
             } else {
                 // One line, as the full engine searches it (Lerontenin's upper levels).
                 assert!(!lines.iter().any(|l| l.contains(" multipv ")), "{lines:?}");
-                let nodes = skill.nodes().unwrap();
+                let nodes = skill.nodes;
                 let searched = |l: &&String| -> Option<u64> {
                     l.split(" nodes ").nth(1)?.split(' ').next()?.parse().ok()
                 };

@@ -8,6 +8,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
+use crate::search::{Control, RootMove, RootReports};
+
 /// The flags shared with a search thread. Clones share the same flags.
 #[derive(Clone, Debug, Default)]
 pub struct SearchFlags {
@@ -56,6 +58,19 @@ impl SearchFlags {
     /// The ponder flag, as the search polls it.
     pub fn pondering_flag(&self) -> &AtomicBool {
         &self.pondering
+    }
+
+    /// What the search is told while it runs: these flags, and `report` for each root move
+    /// it starts on once it has run for [`CURRMOVE_AFTER`](super::CURRMOVE_AFTER).
+    pub fn control<'a, M>(&'a self, report: &'a dyn Fn(RootMove<M>)) -> Control<'a, M> {
+        Control {
+            stop: &self.stop,
+            pondering: &self.pondering,
+            root_moves: Some(RootReports {
+                after: super::CURRMOVE_AFTER,
+                report,
+            }),
+        }
     }
 
     pub fn is_stopped(&self) -> bool {

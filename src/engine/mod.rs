@@ -18,8 +18,8 @@ pub use self::flags::SearchFlags;
 pub use self::session::new_session;
 use crate::core::{Outcome, Player, PositionError};
 use crate::games::{Tablebases, Variant};
-use crate::search::skill::Skill;
-use crate::search::{Info, Limits};
+use crate::search::mover::Mover;
+use crate::search::{Info, Limits, RootMove};
 
 /// What a search tells whoever listens, in the order it happens.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +41,17 @@ pub enum Event {
         best: Option<String>,
         ponder: Option<String>,
     },
+}
+
+impl Event {
+    /// The report of the root move a long search of `root` starts on.
+    fn current_move<G: crate::rules::Notation>(root: &G, root_move: RootMove<G::Move>) -> Event {
+        Event::CurrMove {
+            depth: root_move.depth,
+            mv: root.move_string(root_move.mv),
+            number: root_move.number,
+        }
+    }
 }
 
 /// One term of the static evaluation.
@@ -68,9 +79,9 @@ pub struct SearchJob {
     pub multipv: usize,
     /// Whether the best move may carry the expected reply.
     pub ponder_move: bool,
-    /// The strength to play at: below the top, a narrower search and a move chosen among
-    /// its best lines with the session's seeded draws.
-    pub skill: Skill,
+    /// How to choose the move: the full search, a weakened level (a narrower search and a
+    /// move drawn among its best lines) or a baseline, with the session's seeded draws.
+    pub mover: Mover,
 }
 
 /// How setting a position ended.

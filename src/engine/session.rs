@@ -7,25 +7,24 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 
 use super::{
-    CURRMOVE_AFTER, EvalTerm, Event, Listener, MovesApplied, SearchFlags, SearchJob, Session,
-    panic_detail,
+    EvalTerm, Event, Listener, MovesApplied, SearchFlags, SearchJob, Session, panic_detail,
 };
 use crate::core::{Outcome, Player, PositionError};
 use crate::eval::feature_values;
 use crate::games::{Playable, Tablebases, Variant};
-use crate::search::baseline::{self, Play};
-use crate::search::{Control, RootMove, RootOptions, RootReports, Score, Searcher};
+use crate::search::mover::Request;
+use crate::search::{RootMove, RootOptions, Searcher};
 
 /// A new session of `variant` at its start position, with a table of `hash_mib` MiB and
-/// one search thread, choosing its moves as `play` says.
-pub fn new_session(variant: Variant, hash_mib: usize, play: Play) -> Box<dyn Session> {
-    crate::with_game!(variant, G => Box::new(GameSession::<G>::new(hash_mib, play)))
+/// one search thread.
+pub fn new_session(variant: Variant, hash_mib: usize) -> Box<dyn Session> {
+    crate::with_game!(variant, G => Box::new(GameSession::<G>::new(hash_mib)))
 }
 
-/// The seed of the baseline movers: a match against them can be played again move for move.
+/// The seed of the movers' draws: a match against them can be played again move for move.
 const BASELINE_SEED: u64 = 0x0074_6572_6e69_6f6e;
 
-/// The baseline movers' generator (a panic elsewhere must not take it down).
+/// The movers' generator (a panic elsewhere must not take it down).
 fn draws(rng: &Mutex<fastrand::Rng>) -> std::sync::MutexGuard<'_, fastrand::Rng> {
     rng.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -47,20 +46,19 @@ struct GameSession<G: Playable> {
     last_move: Option<G::Move>,
     /// Shared with the search thread while a search runs.
     searcher: Arc<Mutex<Searcher<G>>>,
-    play: Play,
-    /// The baseline movers' draws, going on from one move to the next.
+    /// The draws of the weakened levels and the baselines, going on from one move to the
+    /// next.
     rng: Arc<Mutex<fastrand::Rng>>,
 }
 
 impl<G: Playable> GameSession<G> {
-    fn new(hash_mib: usize, play: Play) -> Self {
+    fn new(hash_mib: usize) -> Self {
         GameSession {
             game: G::start(),
             line: None,
             forfeit: None,
             last_move: None,
             searcher: Arc::new(Mutex::new(Searcher::new(hash_mib))),
-            play,
             rng: Arc::new(Mutex::new(fastrand::Rng::with_seed(BASELINE_SEED))),
         }
     }
@@ -227,7 +225,6 @@ impl<G: Playable> Session for GameSession<G> {
             forfeit: self.forfeit,
             last_move: self.last_move,
             searcher: Arc::clone(&self.searcher),
-            play: self.play,
             rng: Arc::clone(&self.rng),
         })
     }
@@ -261,87 +258,38 @@ impl<G: Playable> Session for GameSession<G> {
     ) -> JoinHandle<()> {
         let root = self.game.clone();
         let searcher = Arc::clone(&self.searcher);
-        let (play, rng) = (self.play, Arc::clone(&self.rng));
-        let mut job = job;
-        if let Some(clock) = &mut job.limits.clock {
+        let rng = Arc::clone(&self.rng);
+        let mut limits = job.limits;
+        if let Some(clock) = &mut limits.clock {
             clock.expected_moves = root.expected_moves_left();
         }
+        let options = RootOptions {
+            only: (job.searchmoves.iter())
+                .filter_map(|text| root.parse_move(text).ok())
+                .collect(),
+            multipv: job.multipv.max(1),
+        };
         thread::spawn(move || {
             // The best line of the last completed iteration: the answer if the search fails.
             let mut best_line: Vec<G::Move> = Vec::new();
-            let searched = panic::catch_unwind(AssertUnwindSafe(|| match play {
-                Play::Search => {
-                    let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
-                    let skill = job.skill.with_levels(G::SKILL_LEVELS);
-                    let options = RootOptions {
-                        only: job
-                            .searchmoves
-                            .iter()
-                            .filter_map(|text| root.parse_move(text).ok())
-                            .collect(),
-                        multipv: skill.lines(job.multipv.max(1)),
-                    };
-                    // A weakened level chooses among the lines of the deepest iteration that
-                    // found as many as any before it (its node budget may stop an iteration
-                    // after its first lines).
-                    let mut lines: Vec<(Score, Vec<G::Move>)> = Vec::new();
-                    let mut deeper: Vec<(Score, Vec<G::Move>)> = Vec::new();
-                    let mut deeper_depth = 0;
-                    let report = |root_move: RootMove<G::Move>| {
-                        listener(Event::CurrMove {
-                            depth: root_move.depth,
-                            mv: root.move_string(root_move.mv),
-                            number: root_move.number,
-                        });
-                    };
-                    let control = Control {
-                        stop: flags.stop_flag(),
-                        pondering: flags.pondering_flag(),
-                        root_moves: Some(RootReports {
-                            after: CURRMOVE_AFTER,
-                            report: &report,
-                        }),
-                    };
-                    let limits = skill.limit(&job.limits);
-                    let result =
-                        searcher.search_with(&root, &limits, &options, control, &mut |info| {
-                            if info.multipv.unwrap_or(1) == 1 {
-                                best_line.clone_from(&info.pv);
-                            }
-                            if !skill.is_full() && !info.pv.is_empty() {
-                                if info.depth != deeper_depth {
-                                    if deeper.len() >= lines.len() {
-                                        lines = std::mem::take(&mut deeper);
-                                    }
-                                    deeper.clear();
-                                    deeper_depth = info.depth;
-                                }
-                                deeper.push((info.score, info.pv.clone()));
-                            }
-                            listener(Event::Info(info.with_pv(root.line_notation(&info.pv))));
-                        });
-                    if deeper.len() >= lines.len() {
-                        lines = deeper;
-                    }
-                    let firsts: Vec<(Score, usize)> = (0..lines.len())
-                        .map(|index| (lines[index].0, index))
-                        .collect();
-                    match skill.choose(&firsts, &mut draws(&rng)) {
-                        Some(index) if !skill.is_full() => lines.swap_remove(index).1,
-                        _ => result.pv,
-                    }
-                }
-                Play::Random => baseline::random_move(&root, &mut draws(&rng))
-                    .into_iter()
-                    .collect(),
-                Play::Mixed { greedy_percent } => {
-                    baseline::mixed_move(&root, greedy_percent, &mut draws(&rng))
-                        .into_iter()
-                        .collect()
-                }
-                Play::Greedy => baseline::greedy_move(&root, &mut draws(&rng))
-                    .into_iter()
-                    .collect(),
+            let searched = panic::catch_unwind(AssertUnwindSafe(|| {
+                let report = |root_move: RootMove<G::Move>| {
+                    listener(Event::current_move(&root, root_move));
+                };
+                let request = Request {
+                    searcher: &mut searcher.lock().unwrap_or_else(PoisonError::into_inner),
+                    limits,
+                    options,
+                    control: flags.control(&report),
+                    levels: G::LEVELS,
+                };
+                job.mover
+                    .choose(&root, request, &mut draws(&rng), &mut |info| {
+                        if info.multipv.unwrap_or(1) == 1 {
+                            best_line.clone_from(&info.pv);
+                        }
+                        listener(Event::Info(info.with_pv(root.line_notation(&info.pv))));
+                    })
             }));
             let line = searched.unwrap_or_else(|fault| {
                 listener(Event::Fault(panic_detail(&*fault)));
@@ -351,9 +299,7 @@ impl<G: Playable> Session for GameSession<G> {
                     .unwrap_or_else(PoisonError::into_inner)
                     .clear();
                 if best_line.is_empty() {
-                    let mut moves = Vec::new();
-                    root.generate_moves(&mut moves);
-                    best_line.extend(moves.first());
+                    best_line.extend(first_move(&root));
                 }
                 best_line
             });
@@ -369,6 +315,13 @@ impl<G: Playable> Session for GameSession<G> {
     }
 }
 
+/// The first legal move of `game`, if any: the answer of last resort.
+fn first_move<G: Playable>(game: &G) -> Option<G::Move> {
+    let mut moves = Vec::new();
+    game.generate_moves(&mut moves);
+    moves.first().copied()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,7 +329,7 @@ mod tests {
     /// A random game of `plies` moves (or fewer, if it ends), in notation.
     fn random_line(variant: Variant, plies: usize, seed: u64) -> Vec<String> {
         let mut rng = fastrand::Rng::with_seed(seed);
-        let mut session = new_session(variant, 1, Play::Search);
+        let mut session = new_session(variant, 1);
         let mut line = Vec::new();
         while line.len() < plies {
             let moves = session.legal_moves();
@@ -395,7 +348,7 @@ mod tests {
     }
 
     fn fresh(variant: Variant, fen: Option<&str>, moves: &[String]) -> Box<dyn Session> {
-        let mut session = new_session(variant, 1, Play::Search);
+        let mut session = new_session(variant, 1);
         session.set_position(fen, moves).expect("a good position");
         session
     }
@@ -404,7 +357,7 @@ mod tests {
     fn a_position_that_extends_the_last_one_equals_one_set_from_scratch() {
         for variant in Variant::ALL {
             let line = random_line(variant, 120, 7);
-            let mut session = new_session(variant, 1, Play::Search);
+            let mut session = new_session(variant, 1);
             // The game grows as a match sends it: only the new moves are played each time.
             for end in 0..=line.len() {
                 session.set_position(None, &line[..end]).unwrap();

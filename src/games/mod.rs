@@ -5,6 +5,7 @@
 //!   search hints;
 //! - [`Variant`]: a game by its protocol name; [`with_game!`](crate::with_game) runs generic
 //!   code on the variant's game type;
+//! - [`levels`]: the shared ladder of skill levels (a game may have its own);
 //! - [`strength`]: the measured Elo of each skill level in each variant;
 //! - [`Playable`]: what a variant's game type offers the engine; [`Tablebases`]: the exact
 //!   tables loaded, handed to each game as its oracle.
@@ -12,6 +13,7 @@
 mod dispatch;
 pub mod egaraguti;
 pub mod lerontenin;
+pub mod levels;
 pub mod lielow;
 mod playable;
 pub mod strength;

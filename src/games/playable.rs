@@ -1,12 +1,14 @@
 //! A game as the engine plays it: its rules, text, pictures, evaluation and search hints,
-//! the variant it answers to, and the exact values it can be given.
+//! the variant it answers to, its strength levels, and the exact values it can be given.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use super::egaraguti::tablebase::Tablebase;
+use super::levels;
 use super::variant::Variant;
 use crate::rules::{Notation, Picture};
+use crate::search::levels::Levels;
 use crate::search::{Oracle, Searchable};
 
 /// Everything the engine, the command line and the tools need of a game: what
@@ -14,6 +16,10 @@ use crate::search::{Oracle, Searchable};
 pub trait Playable: Notation + Picture + Searchable {
     /// The variant this type plays.
     const VARIANT: Variant;
+
+    /// What each `Skill Level` below the full engine may do in this game: the shared
+    /// ladder by default, a game's own where that ladder's levels do not play apart there.
+    const LEVELS: &'static Levels = &levels::SHARED;
 
     /// The oracle of exact values this game takes from `tablebases`, if any: a game
     /// without tables (the default) has none.

@@ -11,7 +11,7 @@
 //! level of each group is a rung, and the group shares its Elo.
 
 use super::Variant;
-use crate::search::skill::MAX_LEVEL;
+use crate::search::levels::MAX_LEVEL;
 
 /// The levels' Elo in one variant, level 0 first, the full engine last.
 type LevelElo = [u32; MAX_LEVEL as usize + 1];
@@ -93,7 +93,7 @@ const LERONTENIN: LevelElo = [
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Searchable;
+    use crate::games::Playable;
 
     #[test]
     fn every_level_plays_above_the_one_below_it_until_they_draw() {
@@ -101,7 +101,7 @@ mod tests {
             let Some(table) = level_elo(variant) else {
                 continue;
             };
-            let limits = crate::with_game!(variant, G => G::SKILL_LEVELS);
+            let limits = crate::with_game!(variant, G => G::LEVELS);
             // Once two players drew every game, every level above shares their Elo.
             let mut drawn = false;
             for level in 1..table.len() {

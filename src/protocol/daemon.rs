@@ -27,8 +27,8 @@ use crate::engine::{
 };
 use crate::games::{Tablebases, Variant, strength};
 use crate::printable::echo;
-use crate::search::baseline::Play;
-use crate::search::skill::Skill;
+use crate::search::levels::MAX_LEVEL;
+use crate::search::mover::Mover;
 use crate::search::{Clock, Limits};
 
 /// Where the daemon's lines go (stdout in the serve loop, a buffer in tests).
@@ -49,14 +49,15 @@ pub struct Daemon {
     /// The tables of the `TablePath` option, kept across variants (each game takes its
     /// own, if any).
     tablebases: Tablebases,
-    /// How `go` picks the move: the search, or a baseline mover chosen at start-up.
-    play: Play,
+    /// How `go` picks the move, as the command line chose: the search (at the `Skill
+    /// Level`), or a mover of its own (a baseline, a fixed level).
+    play: Mover,
     move_overhead: Duration,
     multipv: usize,
     /// The `Ponder` option: `bestmove` may name the expected reply.
     ponder: bool,
     /// The `Skill Level` option: the strength `go` plays at, unless limited by Elo.
-    skill: Skill,
+    skill_level: u8,
     /// `UCI_LimitStrength` and `UCI_Elo`: when set, `go` plays at the level of the
     /// current variant whose measured Elo is nearest.
     limit_strength: bool,
@@ -74,13 +75,14 @@ pub struct Daemon {
 impl Daemon {
     /// A daemon playing `variant` from its start position, writing to `sink`.
     pub fn new(variant: Variant, sink: Sink) -> Self {
-        Self::playing(variant, Play::Search, sink)
+        Self::playing(variant, Mover::Full, sink)
     }
 
-    /// A daemon like [`Daemon::new`] whose `go` picks its moves as `play` says.
-    pub fn playing(variant: Variant, play: Play, sink: Sink) -> Self {
+    /// A daemon like [`Daemon::new`] whose `go` picks its moves as `play` says (the full
+    /// search: at the `Skill Level` the options set).
+    pub fn playing(variant: Variant, play: Mover, sink: Sink) -> Self {
         Daemon {
-            session: new_session(variant, DEFAULT_HASH_MIB as usize, play),
+            session: new_session(variant, DEFAULT_HASH_MIB as usize),
             hash_mib: DEFAULT_HASH_MIB as usize,
             threads: 1,
             tablebases: Tablebases::default(),
@@ -88,7 +90,7 @@ impl Daemon {
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             multipv: 1,
             ponder: false,
-            skill: Skill::FULL,
+            skill_level: MAX_LEVEL,
             limit_strength: false,
             elo: strength::MAX_ELO,
             seed: 0,
@@ -219,15 +221,18 @@ impl Daemon {
         self.say(ok);
     }
 
-    /// The strength `go` plays at: the `Skill Level`, or with `UCI_LimitStrength` the
-    /// current variant's level nearest `UCI_Elo` (in a variant whose levels are not yet
-    /// measured, the `Skill Level` still).
-    fn playing_skill(&self) -> Skill {
+    /// How `go` chooses its move: the command line's mover, or for the search the `Skill
+    /// Level`, or with `UCI_LimitStrength` the current variant's level nearest `UCI_Elo`
+    /// (in a variant whose levels are not yet measured, the `Skill Level` still).
+    fn mover(&self) -> Mover {
+        if self.play != Mover::Full {
+            return self.play;
+        }
         let by_elo = self
             .limit_strength
             .then(|| strength::nearest_level(self.session.variant(), self.elo))
             .flatten();
-        by_elo.map_or(self.skill, Skill::new)
+        Mover::at_level(by_elo.unwrap_or(self.skill_level))
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -287,7 +292,7 @@ impl Daemon {
             (OptionId::MultiPv, Value::Number(lines)) => self.multipv = lines as usize,
             (OptionId::Ponder, Value::Flag(on)) => self.ponder = on,
             (OptionId::TablePath, Value::Text(path)) => self.set_table_path(path.trim()),
-            (OptionId::SkillLevel, Value::Number(level)) => self.skill = Skill::new(level as u8),
+            (OptionId::SkillLevel, Value::Number(level)) => self.skill_level = level as u8,
             (OptionId::LimitStrength, Value::Flag(on)) => self.limit_strength = on,
             (OptionId::Elo, Value::Number(elo)) => self.elo = elo as u32,
             (OptionId::Seed, Value::Number(seed)) => {
@@ -325,7 +330,7 @@ impl Daemon {
 
     /// A session of `variant` with this daemon's table size and threads.
     fn new_session(&self, variant: Variant) -> Box<dyn Session> {
-        let mut session = new_session(variant, self.hash_mib, self.play);
+        let mut session = new_session(variant, self.hash_mib);
         session.set_threads(self.threads);
         session.set_tablebases(&self.tablebases);
         session.reseed(self.seed);
@@ -447,7 +452,7 @@ impl Daemon {
             searchmoves,
             multipv: self.multipv,
             ponder_move: self.ponder,
-            skill: self.playing_skill(),
+            mover: self.mover(),
         };
         let sink = Arc::clone(&self.sink);
         let listener: Listener = Arc::new(move |event| sink(format::event(&event)));

@@ -21,7 +21,7 @@ use std::thread;
 use self::daemon::{Daemon, Sink};
 use self::input::{LineReader, MAX_LINE, Read};
 use crate::games::Variant;
-use crate::search::baseline::Play;
+use crate::search::mover::Mover;
 
 /// What the serve loop hears from the reader thread and from the output.
 enum Event {
@@ -34,7 +34,7 @@ enum Event {
 /// stdout, flushed one by one; a line that is not valid UTF-8 is read with replacement
 /// characters (and rejected as a command like any other bad line). `go` picks moves as
 /// `play` says.
-pub fn serve(variant: Variant, play: Play) {
+pub fn serve(variant: Variant, play: Mover) {
     let (events, received) = mpsc::channel::<Event>();
     let output_closed = events.clone();
     let sink: Sink = Arc::new(move |line: String| {

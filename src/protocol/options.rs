@@ -6,8 +6,8 @@
 //! option, the deepest perft, is here too.
 
 use crate::games::{Variant, strength};
+use crate::search::levels::MAX_LEVEL;
 use crate::search::max_threads;
-use crate::search::skill;
 
 /// The transposition table's default size, in MiB.
 pub const DEFAULT_HASH_MIB: u64 = 16;
@@ -120,7 +120,7 @@ fn max_multipv() -> u64 {
 }
 
 fn max_skill_level() -> u64 {
-    u64::from(skill::MAX_LEVEL)
+    u64::from(MAX_LEVEL)
 }
 
 fn max_elo() -> u64 {
@@ -194,7 +194,7 @@ pub const OPTIONS: [OptionSpec; 12] = [
         id: OptionId::SkillLevel,
         name: "Skill Level",
         kind: Kind::Spin {
-            default: skill::MAX_LEVEL as u64,
+            default: MAX_LEVEL as u64,
             min: 0,
             max: max_skill_level,
         },

@@ -1,71 +1,13 @@
 //! Baseline movers: a random legal move, and the move that looks best one ply ahead.
 //!
-//! They are the yardsticks of the strength tests, and the weak opponents `ternion --play`
-//! offers to arenas and front ends (a random mover is the usual first sparring partner of a
-//! new engine). They look at the root only, so a move list per call is no concern.
-
-use std::fmt;
-use std::str::FromStr;
+//! They are the yardsticks of the strength tests, and the weak opponents that `ternion
+//! --play` offers to arenas and front ends through the [`Mover`](super::mover::Mover) (a
+//! random mover is the usual first sparring partner of a new engine). They look at the
+//! root only, so a move list per call is no concern.
 
 use crate::core::Outcome;
 
 use super::searchable::Searchable;
-
-/// How the engine picks its moves.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Play {
-    /// The search, within the limits of `go`.
-    #[default]
-    Search,
-    /// Any legal move, uniformly at random.
-    Random,
-    /// A winning move if there is one, else the move after which the static evaluation is
-    /// best for the mover; ties are broken at random.
-    Greedy,
-    /// The greedy move with this chance in percent (1 to 99), else a random move: the rungs
-    /// between the random and the greedy mover on a ladder of strengths (`greedy:50`).
-    Mixed { greedy_percent: u8 },
-}
-
-impl Play {
-    /// The names on the command line, in the order of the variants.
-    pub const NAMES: [&'static str; 4] = ["search", "random", "greedy", "greedy:<percent>"];
-}
-
-impl FromStr for Play {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, String> {
-        if let Some(percent) = text.strip_prefix("greedy:") {
-            return match percent.parse::<u8>() {
-                Ok(greedy_percent @ 1..=99) => Ok(Play::Mixed { greedy_percent }),
-                _ => Err(format!(
-                    "'{text}': the greedy move's chance is a percentage from 1 to 99"
-                )),
-            };
-        }
-        match text {
-            "search" => Ok(Play::Search),
-            "random" => Ok(Play::Random),
-            "greedy" => Ok(Play::Greedy),
-            _ => Err(format!(
-                "unknown way to play '{text}' (expected one of: {})",
-                Play::NAMES.join(", ")
-            )),
-        }
-    }
-}
-
-impl fmt::Display for Play {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Play::Search => f.write_str("search"),
-            Play::Random => f.write_str("random"),
-            Play::Greedy => f.write_str("greedy"),
-            Play::Mixed { greedy_percent } => write!(f, "greedy:{greedy_percent}"),
-        }
-    }
-}
 
 /// The greedy move with a chance of `greedy_percent` in 100, else a random one, both from
 /// `rng`; `None` when the game is over.
@@ -117,33 +59,4 @@ pub fn greedy_move<G: Searchable>(game: &G, rng: &mut fastrand::Rng) -> Option<G
         .map(|(&mv, _)| mv)
         .collect();
     Some(ties[rng.usize(..ties.len())])
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_names_round_trip() {
-        for name in [
-            "search",
-            "random",
-            "greedy",
-            "greedy:1",
-            "greedy:50",
-            "greedy:99",
-        ] {
-            assert_eq!(
-                name.parse::<Play>().map(|play| play.to_string()),
-                Ok(name.into())
-            );
-        }
-        assert_eq!(
-            "best".parse::<Play>(),
-            Err("unknown way to play 'best' (expected one of: search, random, greedy, greedy:<percent>)".into())
-        );
-        for bad in ["greedy:0", "greedy:100", "greedy:", "greedy:x"] {
-            assert!(bad.parse::<Play>().is_err(), "{bad}");
-        }
-    }
 }

@@ -15,13 +15,14 @@
 
 pub mod baseline;
 mod counts;
+pub mod levels;
 mod limits;
 mod move_hash;
+pub mod mover;
 pub mod oracle;
 mod ordering;
 pub mod score;
 pub mod searchable;
-pub mod skill;
 mod threads;
 pub mod tt;
 mod worker;

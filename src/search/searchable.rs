@@ -4,7 +4,6 @@
 //! be evaluated; a game overrides a hint where a match showed it gains.
 
 use super::limits::DEFAULT_EXPECTED_MOVES;
-use super::skill::{self, Levels};
 use crate::eval::Evaluate;
 
 /// A game the search can play: its evaluation and its search hints.
@@ -25,10 +24,6 @@ pub trait Searchable: Evaluate {
     /// is first searched (aspiration); 0 (the default) searches every root with a full
     /// window, where a match showed no gain.
     const ASPIRATION_WINDOW: i32 = 0;
-
-    /// What each `Skill Level` below the full engine may do in this game: the shared
-    /// ladder by default, a game's own where that ladder's levels do not play apart there.
-    const SKILL_LEVELS: &'static Levels = &skill::LEVELS;
 
     /// Whether `mv` (legal here) changes the material: a capture. The search tries these
     /// first and keeps searching them past its depth limit (quiescence).

@@ -6,7 +6,7 @@ use super::{Lerontenin, LeronteninMove, levels};
 use crate::games::playable::Playable;
 use crate::games::variant::Variant;
 use crate::search::Searchable;
-use crate::search::skill::Levels;
+use crate::search::levels::Levels;
 
 /// The turns of a side in an endgame of duels, beyond what its race needs (for the clock).
 const ENDGAME_TURNS: u32 = 100;
@@ -20,7 +20,6 @@ impl Searchable for Lerontenin {
     // twice the iteration's depth; 2.1x to 2.8x the nodes to a depth): -3.5 [-38.7,
     // +31.7] after 299 games at 1+0.01, SPRT H0.
     const REDUCE_LATE_MOVES: bool = false;
-    const SKILL_LEVELS: &'static Levels = &levels::LEVELS;
 
     fn is_tactical(&self, mv: LeronteninMove) -> bool {
         self.captures(mv)
@@ -48,4 +47,5 @@ impl Searchable for Lerontenin {
 
 impl Playable for Lerontenin {
     const VARIANT: Variant = Variant::Lerontenin;
+    const LEVELS: &'static Levels = &levels::LEVELS;
 }

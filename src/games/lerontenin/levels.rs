@@ -13,19 +13,23 @@
 //! (+98, +166, +129, +81, and +115 for the full engine, over 200 games each, every
 //! interval above 0).
 
-use crate::search::skill::{Levels, Limit, limit};
+use crate::search::levels::{Level, Levels};
+
+const fn limit(depth: u32, nodes: u64, lines: usize, weakness: i32, spread_cap: i32) -> Level {
+    Level::new(depth, nodes, lines, weakness, spread_cap)
+}
 
 /// Levels 0 to 3: the shared ladder's level 0, a one-ply search choosing nearly at random
 /// among its best eight moves.
-const WIDEST: Limit = limit(1, 20_000, 8, 120, 400);
+const WIDEST: Level = limit(1, 20_000, 8, 120, 400);
 /// Levels 4 to 7: a narrower push among six moves.
-const WIDE: Limit = limit(1, 20_000, 6, 115, 350);
+const WIDE: Level = limit(1, 20_000, 6, 115, 350);
 /// Levels 8 to 11: the shared ladder's level 2, four moves and a push of 100.
-const NARROW: Limit = limit(1, 20_000, 4, 100, 200);
+const NARROW: Level = limit(1, 20_000, 4, 100, 200);
 /// Levels 12 to 15: the search's best line within 1,000 nodes (about four plies).
-const SMALL_SEARCH: Limit = limit(64, 1_000, 1, 0, 100);
+const SMALL_SEARCH: Level = limit(64, 1_000, 1, 0, 100);
 /// Levels 16 to 19: the best line within 8,000 nodes.
-const SEARCH: Limit = limit(64, 8_000, 1, 0, 100);
+const SEARCH: Level = limit(64, 8_000, 1, 0, 100);
 
 /// Levels 0-3, 4-7, 8-11, 12-15 and 16-19 each play as one player; level 20 is the full
 /// engine.
@@ -58,7 +62,7 @@ mod tests {
 
     #[test]
     fn levels_come_in_groups_of_four_each_its_own_player() {
-        let groups: Vec<&[Limit]> = LEVELS.chunks(4).collect();
+        let groups: Vec<&[Level]> = LEVELS.chunks(4).collect();
         assert_eq!(groups.len(), 5);
         for group in &groups {
             assert!(group.iter().all(|level| level == &group[0]), "{group:?}");
