@@ -3,8 +3,9 @@
 //! The rooms, each using only those listed before it:
 //!
 //! - [`core`]: the vocabulary: players, outcomes, win/draw/loss, bit sets, Zobrist keys,
-//!   the errors of the text forms;
-//! - [`printable`], [`svg`]: untrusted text made safe to echo; the small SVG writer;
+//!   the errors of the text forms, untrusted text made safe to echo, the one module
+//!   allowed `unsafe` (memory);
+//! - [`svg`]: the small SVG writer;
 //! - [`rules`]: the [`Rules`](rules::Rules), [`Notation`](rules::Notation) and
 //!   [`Picture`](rules::Picture) traits and generic perft;
 //! - [`eval`]: evaluation as a weighted sum of features ([`Evaluate`](eval::Evaluate));
@@ -31,7 +32,6 @@ pub mod engine;
 pub mod eval;
 pub mod games;
 pub mod gui;
-pub mod printable;
 pub mod protocol;
 pub mod rules;
 pub mod search;

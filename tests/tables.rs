@@ -15,8 +15,11 @@ use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::egaraguti::board::{POINTS, RANKS_TOP_DOWN};
 use ternion::games::egaraguti::tablebase::index::Material;
 use ternion::games::egaraguti::tablebase::label::relabel_all;
+use ternion::games::egaraguti::tablebase::solve;
 use ternion::games::egaraguti::tablebase::store::Table;
 use ternion::games::egaraguti::tablebase::{DistanceHome, Tablebase};
+use ternion::protocol::command::{Command as Protocol, GoCommand, PositionCommand};
+use ternion::protocol::reply::Reply;
 use ternion::rules::Notation;
 use ternion::rules::Rules;
 use ternion::search::{Limits, Oracle, Score, Searcher};
@@ -312,7 +315,7 @@ fn random_position(rng: &mut fastrand::Rng, white: usize, black: usize) -> Egara
 #[test]
 fn every_win_the_search_proves_the_tables_know() {
     let tables = Tablebase::load_all(tables_dir()).unwrap();
-    assert_eq!(tables.complete_up_to(), 6);
+    assert_eq!(solve::complete_up_to(&tables), 6);
     let mut rng = fastrand::Rng::with_seed(19);
     let mut searcher = Searcher::<EgaraGuti>::new(16);
     let stop = AtomicBool::new(false);
@@ -355,6 +358,14 @@ fn every_win_the_search_proves_the_tables_know() {
         proofs >= 60,
         "only {proofs} proofs: the test tests too little"
     );
+}
+
+/// `go depth <depth>`.
+fn go_depth(depth: u32) -> Protocol {
+    Protocol::Go(GoCommand {
+        depth: Some(depth),
+        ..GoCommand::default()
+    })
 }
 
 #[test]
@@ -402,24 +413,25 @@ fn the_search_plays_the_tables_best_move_through_the_protocol() {
     // Play the winning side's moves from the engine and check each keeps the win and
     // comes one ply nearer the capture; the defender's from the tables too.
     for ply in 0..6 {
-        engine.send(&format!("position fen {start} moves {}", moves.join(" ")));
-        engine.send("go depth 3");
-        let lines = engine.lines_until("bestmove");
-        let info = lines
-            .iter()
-            .rev()
-            .find(|l| l.starts_with("info depth"))
-            .expect("an info line");
-        let hits: u64 = info
-            .split(' ')
-            .skip_while(|&w| w != "tbhits")
-            .nth(1)
-            .expect("tbhits in the info line")
-            .parse()
-            .unwrap();
-        assert!(hits > 0, "{info}");
-        let best = lines.last().unwrap().split(' ').nth(1).unwrap().to_owned();
-        moves.push(best);
+        engine.command(&Protocol::Position(PositionCommand {
+            variant: None,
+            fen: Some(start.to_owned()),
+            moves: moves.clone(),
+        }));
+        engine.command(&go_depth(3));
+        let replies = engine.replies_until(Reply::is_best_move);
+        let hits = replies.iter().rev().find_map(|reply| match reply {
+            Reply::Info(info) if info.depth.is_some() => info.tbhits,
+            _ => None,
+        });
+        assert!(hits.is_some_and(|hits| hits > 0), "{replies:?}");
+        let Some(Reply::BestMove {
+            best: Some(best), ..
+        }) = replies.last()
+        else {
+            panic!("no move in {replies:?}");
+        };
+        moves.push(best.clone());
         let played: Vec<&str> = moves.iter().map(String::as_str).collect();
         let answer = text(&probe(start, &played).stdout);
         let expected = if ply % 2 == 0 { "loss" } else { "win" };
@@ -433,9 +445,14 @@ fn the_search_plays_the_tables_best_move_through_the_protocol() {
     }
     engine.send("setoption name TablePath value <empty>");
     engine.send(&format!("position fen {start}"));
-    engine.send("go depth 3");
-    let lines = engine.lines_until("bestmove");
-    assert!(lines.iter().all(|l| !l.contains("tbhits")), "{lines:?}");
+    engine.command(&go_depth(3));
+    let replies = engine.replies_until(Reply::is_best_move);
+    assert!(
+        replies
+            .iter()
+            .all(|reply| !matches!(reply, Reply::Info(info) if info.tbhits.is_some())),
+        "{replies:?}"
+    );
     engine.quit();
 }
 

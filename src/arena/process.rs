@@ -13,13 +13,15 @@
 use std::collections::VecDeque;
 use std::io::{BufReader, Write};
 use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::protocol::command::Command;
 use crate::protocol::input::{LineReader, Read};
+use crate::protocol::reply::Reply;
 
 /// The longest line read from an engine; a longer one is garbage and skipped.
 pub const MAX_LINE: usize = 1 << 20;
@@ -55,7 +57,7 @@ impl EngineProcess {
         if command.trim().is_empty() {
             return Err("the engine command is empty".to_owned());
         }
-        let mut child = Command::new("sh")
+        let mut child = std::process::Command::new("sh")
             .arg("-c")
             .arg(format!("exec {command}"))
             .stdin(Stdio::piped())
@@ -96,7 +98,7 @@ impl EngineProcess {
                         if lines.len() == STDERR_LINES {
                             lines.pop_front();
                         }
-                        lines.push_back(crate::printable::echo(line.trim_end()));
+                        lines.push_back(crate::core::printable::echo(line.trim_end()));
                     }
                     Ok(Read::TooLong) => {}
                     Ok(Read::End) | Err(_) => break,
@@ -145,17 +147,18 @@ impl EngineProcess {
     /// second answer is skipped like any other line nobody waits for.
     fn handshake(&mut self, timeout: Duration) -> Result<(), EngineError> {
         let started = Instant::now();
-        for (command, deadline) in [("ugi", started + timeout / 2), ("uci", started + timeout)] {
-            self.send(command)?;
+        for (command, deadline) in [
+            (Command::Ugi, started + timeout / 2),
+            (Command::Uci, started + timeout),
+        ] {
+            self.send(&command)?;
             loop {
-                match self.next_line(deadline) {
-                    Ok(line) => {
-                        if let Some(name) = line.strip_prefix("id name ") {
-                            self.name = crate::printable::echo(name.trim());
-                        } else if line == "ugiok" || line == "uciok" {
-                            return Ok(());
-                        }
+                match self.next_reply(deadline) {
+                    Ok(Reply::Id { field, value }) if field == "name" => {
+                        self.name = crate::core::printable::echo(&value);
                     }
+                    Ok(Reply::UgiOk | Reply::UciOk) => return Ok(()),
+                    Ok(_) => {}
                     Err(EngineError::TimedOut) => break,
                     Err(error) => return Err(error),
                 }
@@ -164,9 +167,9 @@ impl EngineProcess {
         Err(EngineError::TimedOut)
     }
 
-    /// Sends one line.
-    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
-        writeln!(self.stdin, "{line}")
+    /// Sends one command.
+    pub fn send(&mut self, command: &Command) -> Result<(), EngineError> {
+        writeln!(self.stdin, "{command}")
             .and_then(|()| self.stdin.flush())
             .map_err(|_| EngineError::Crashed)
     }
@@ -184,25 +187,33 @@ impl EngineProcess {
         })
     }
 
-    /// The next line that starts with `prefix`, if it comes within `timeout`; other lines
-    /// are skipped.
-    pub fn line_starting(
+    /// The next line the engine prints, read, if it comes before `deadline`.
+    fn next_reply(&mut self, deadline: Instant) -> Result<Reply, EngineError> {
+        self.next_line(deadline).map(|line| Reply::parse(&line))
+    }
+
+    /// The next reply that `wanted` accepts, if it comes within `timeout`; other lines are
+    /// skipped.
+    pub fn reply_where(
         &mut self,
-        prefix: &str,
+        wanted: impl Fn(&Reply) -> bool,
         timeout: Duration,
-    ) -> Result<String, EngineError> {
+    ) -> Result<Reply, EngineError> {
         let deadline = Instant::now() + timeout;
         loop {
-            let line = self.next_line(deadline)?;
-            if line.starts_with(prefix) {
-                return Ok(line);
+            let reply = self.next_reply(deadline)?;
+            if wanted(&reply) {
+                return Ok(reply);
             }
         }
     }
 
     /// Sets an option (`setoption name <name> value <value>`).
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
-        self.send(&format!("setoption name {name} value {value}"))
+        self.send(&Command::SetOption {
+            name: name.to_owned(),
+            value: Some(value.to_owned()),
+        })
     }
 
     /// `isready`, answered by `readyok` within `timeout`; other lines are skipped.
@@ -213,35 +224,38 @@ impl EngineProcess {
     /// `isready`, answered by `readyok` within `timeout`: the error lines the engine printed
     /// before it (`info string error ...`, what it said of the commands sent before).
     pub fn replies_until_ready(&mut self, timeout: Duration) -> Result<Vec<String>, EngineError> {
-        self.send("isready")?;
+        self.send(&Command::IsReady)?;
         let deadline = Instant::now() + timeout;
         let mut errors = Vec::new();
         loop {
-            let line = self.next_line(deadline)?;
-            if line == "readyok" {
-                return Ok(errors);
-            }
-            if line.starts_with("info string error") && errors.len() < 16 {
-                errors.push(crate::printable::echo(&line));
+            match self.next_reply(deadline)? {
+                Reply::ReadyOk => return Ok(errors),
+                Reply::Info(info) if errors.len() < 16 => {
+                    if let Some(error) = info.error() {
+                        errors.push(crate::core::printable::echo(&format!(
+                            "info string error {error}"
+                        )));
+                    }
+                }
+                _ => {}
             }
         }
     }
 
-    /// Sends `go_line` and waits until `deadline` for `bestmove <text>`; returns the text and
-    /// the time the engine took. `info` and any other lines are skipped.
+    /// Sends `go` and waits until `deadline` for its `bestmove`; returns the move as written
+    /// (`(none)` for none) and the time the engine took. `info` and any other lines are
+    /// skipped.
     pub fn best_move(
         &mut self,
-        go_line: &str,
+        go: &Command,
         deadline: Duration,
     ) -> Result<(String, Duration), EngineError> {
         let started = Instant::now();
-        self.send(go_line)?;
+        self.send(go)?;
         let deadline = started + deadline;
         loop {
-            let line = self.next_line(deadline)?;
-            let mut words = line.split_whitespace();
-            if words.next() == Some("bestmove") {
-                let text = words.next().unwrap_or("").to_owned();
+            if let Reply::BestMove { best, .. } = self.next_reply(deadline)? {
+                let text = best.unwrap_or_else(|| "(none)".to_owned());
                 return Ok((text, started.elapsed()));
             }
         }
@@ -249,7 +263,7 @@ impl EngineProcess {
 
     /// Asks the engine to quit, gives it a moment, then makes sure it is gone.
     pub fn quit(mut self) {
-        let _ = self.send("quit");
+        let _ = self.send(&Command::Quit);
         let deadline = Instant::now() + Duration::from_millis(200);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -267,7 +281,7 @@ fn kill_group(child: &mut Child) {
     // The standard library can signal only the child itself; the shell's `kill` signals a
     // group by its negative id (written `kill -9 -<id>`: dash reads nothing else).
     let group = format!("-{}", child.id());
-    let _ = Command::new("sh")
+    let _ = std::process::Command::new("sh")
         .args(["-c", "kill -9 \"$1\" 2>/dev/null", "sh", &group])
         .stdin(Stdio::null())
         .stdout(Stdio::null())

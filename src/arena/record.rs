@@ -32,11 +32,6 @@ pub enum Termination {
 }
 
 impl Termination {
-    /// Whether the game ended other than by its rules: a loss to count among the failures.
-    pub fn is_failure(&self) -> bool {
-        !matches!(self, Termination::Rules)
-    }
-
     /// Reads back the text [`Display`](fmt::Display) writes (a record's `Reason`).
     pub fn parse(text: &str) -> Option<Termination> {
         if text == "rules" {

@@ -14,6 +14,7 @@ use super::process::{EngineError, EngineProcess};
 use super::record::Termination;
 use crate::core::{Outcome, Player};
 use crate::games::Playable;
+use crate::protocol::command::{Command, GoCommand, PositionCommand};
 
 /// The limits of every move of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,7 +96,7 @@ fn referee<G: Playable>(
     for player in Player::BOTH {
         let engine = &mut engines[player.index()];
         let ready = engine
-            .send("uginewgame")
+            .send(&Command::NewGame)
             .and_then(|()| engine.ping(patience.answer_timeout));
         if let Err(error) = ready {
             return (Outcome::Win(player.opponent()), failure(error, player));
@@ -167,42 +168,56 @@ fn is_timed(limits: TimeControl) -> bool {
 }
 
 /// The whole game so far as one `position` line.
-fn position_command(opening: &[String], moves: &[String]) -> String {
-    let mut line = String::from("position startpos");
-    if !opening.is_empty() || !moves.is_empty() {
-        line.push_str(" moves");
-        for mv in opening.iter().chain(moves) {
-            line.push(' ');
-            line.push_str(mv);
-        }
-    }
-    line
+fn position_command(opening: &[String], moves: &[String]) -> Command {
+    Command::Position(PositionCommand {
+        variant: None,
+        fen: None,
+        moves: opening.iter().chain(moves).cloned().collect(),
+    })
 }
 
-/// The `go` line for `side` and how long to wait for its answer.
+/// The `go` for `side` and how long to wait for its answer.
 fn go_command(
     limits: TimeControl,
     clocks: &[Duration; 2],
     side: Player,
     patience: Patience,
-) -> (String, Duration) {
-    match limits {
-        TimeControl::Clock { increment, .. } => {
-            let inc = increment.as_millis();
-            let go = format!(
-                "go p1time {} p2time {} p1inc {inc} p2inc {inc}",
-                clocks[0].as_millis(),
-                clocks[1].as_millis()
-            );
-            (go, clocks[side.index()] + patience.time_margin)
-        }
+) -> (Command, Duration) {
+    let ms = |time: Duration| time.as_millis() as u64;
+    let (go, deadline) = match limits {
+        TimeControl::Clock { increment, .. } => (
+            GoCommand {
+                p1time: Some(ms(clocks[0])),
+                p2time: Some(ms(clocks[1])),
+                p1inc: Some(ms(increment)),
+                p2inc: Some(ms(increment)),
+                ..GoCommand::default()
+            },
+            clocks[side.index()] + patience.time_margin,
+        ),
         TimeControl::MoveTime(time) => (
-            format!("go movetime {}", time.as_millis()),
+            GoCommand {
+                movetime: Some(ms(time)),
+                ..GoCommand::default()
+            },
             time + patience.time_margin,
         ),
-        TimeControl::Depth(depth) => (format!("go depth {depth}"), patience.answer_timeout),
-        TimeControl::Nodes(nodes) => (format!("go nodes {nodes}"), patience.answer_timeout),
-    }
+        TimeControl::Depth(depth) => (
+            GoCommand {
+                depth: Some(depth),
+                ..GoCommand::default()
+            },
+            patience.answer_timeout,
+        ),
+        TimeControl::Nodes(nodes) => (
+            GoCommand {
+                nodes: Some(nodes),
+                ..GoCommand::default()
+            },
+            patience.answer_timeout,
+        ),
+    };
+    (Command::Go(go), deadline)
 }
 
 /// Charges `used` to the clock; whether the flag fell (past the margin).
@@ -304,12 +319,25 @@ mod tests {
 
     #[test]
     fn the_position_line_carries_the_whole_game() {
-        assert_eq!(position_command(&[], &[]), "position startpos");
+        assert_eq!(position_command(&[], &[]).to_string(), "position startpos");
         let opening = ["a".to_owned()];
         let moves = ["b".to_owned(), "c".to_owned()];
         assert_eq!(
-            position_command(&opening, &moves),
+            position_command(&opening, &moves).to_string(),
             "position startpos moves a b c"
         );
+        let clock = TimeControl::Clock {
+            base: Duration::from_secs(1),
+            increment: Duration::from_millis(10),
+        };
+        let clocks = [Duration::from_millis(900), Duration::from_millis(800)];
+        let patience = Patience {
+            time_margin: Duration::from_millis(10),
+            answer_timeout: Duration::from_secs(1),
+        };
+        let (go, _) = go_command(clock, &clocks, Player::P1, patience);
+        assert_eq!(go.to_string(), "go p1time 900 p2time 800 p1inc 10 p2inc 10");
+        let (go, _) = go_command(TimeControl::Nodes(5000), &clocks, Player::P2, patience);
+        assert_eq!(go.to_string(), "go nodes 5000");
     }
 }

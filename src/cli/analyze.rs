@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use clap::Args;
-use ternion::games::{Playable, Tablebases};
+use ternion::games::{LoadedTables, Playable};
 use ternion::protocol::format;
 use ternion::protocol::options::DEFAULT_HASH_MIB;
 use ternion::search::{Limits, Searcher};
@@ -76,11 +76,11 @@ fn analyze<G: Playable>(args: &AnalyzeArgs) -> Result<(), String> {
     let mut searcher = Searcher::<G>::new(args.hash);
     searcher.set_threads(args.threads);
     if let Some(dir) = &args.tables {
-        let tablebases = Tablebases::load(dir)?;
-        if tablebases.is_empty() {
+        let tables = LoadedTables::load(dir)?;
+        if tables.is_empty() {
             return Err(format!("no tables in {}", dir.display()));
         }
-        searcher.set_oracle(G::oracle(&tablebases));
+        searcher.set_oracle(G::oracle(&tables));
     }
     let stop = AtomicBool::new(false);
     let mut out = io::stdout().lock();

@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 
 use ternion::arena::process::{EngineError, EngineProcess};
 use ternion::games::{Playable, Variant};
+use ternion::protocol::command::{Command, GoCommand};
+use ternion::protocol::reply::Reply;
 use ternion::search::{Limits, Searcher};
 
 /// Searches per in-process figure.
@@ -108,19 +110,24 @@ fn protocol_figures(say: &mut dyn FnMut(String)) -> Result<(), EngineError> {
         search_latencies(&mut engine, threads, say)?;
     }
     engine.set_option("Threads", "1")?;
-    for (work, last) in [("go perft 12", "Nodes searched"), ("bench 30", "")] {
+    // The last line of each: perft's "Nodes searched: <N>", the bench's "<N> nodes <M> nps".
+    let perft_total =
+        |reply: &Reply| matches!(reply, Reply::Other(line) if line.starts_with("Nodes searched"));
+    let bench_total = |reply: &Reply| matches!(reply, Reply::Other(line) if line.ends_with(" nps"));
+    for (work, last) in [
+        (
+            Command::GoPerft(12),
+            &perft_total as &dyn Fn(&Reply) -> bool,
+        ),
+        (Command::Bench(Some(30)), &bench_total),
+    ] {
         let mut stopped = Vec::new();
         for _ in 0..100 {
-            engine.send(work)?;
+            engine.send(&work)?;
             thread::sleep(Duration::from_millis(5));
             let sent = Instant::now();
-            engine.send("stop")?;
-            if last.is_empty() {
-                // The bench's last line is "<N> nodes <M> nps".
-                while !engine.line_starting("", PATIENCE)?.ends_with(" nps") {}
-            } else {
-                engine.line_starting(last, PATIENCE)?;
-            }
+            engine.send(&Command::Stop)?;
+            engine.reply_where(last, PATIENCE)?;
             stopped.push(sent.elapsed());
         }
         say(format!("stop to the end of {work}: {}", summary(stopped)));
@@ -139,15 +146,18 @@ fn search_latencies(
     engine.set_option("Threads", &threads.to_string())?;
     let (mut isready, mut stop) = (Vec::new(), Vec::new());
     for _ in 0..1_000 {
-        engine.send("go infinite")?;
+        engine.send(&Command::Go(GoCommand {
+            infinite: true,
+            ..GoCommand::default()
+        }))?;
         thread::sleep(Duration::from_millis(5));
         let sent = Instant::now();
-        engine.send("isready")?;
-        engine.line_starting("readyok", PATIENCE)?;
+        engine.send(&Command::IsReady)?;
+        engine.reply_where(|reply| *reply == Reply::ReadyOk, PATIENCE)?;
         isready.push(sent.elapsed());
         let sent = Instant::now();
-        engine.send("stop")?;
-        engine.line_starting("bestmove", PATIENCE)?;
+        engine.send(&Command::Stop)?;
+        engine.reply_where(Reply::is_best_move, PATIENCE)?;
         stop.push(sent.elapsed());
     }
     say(format!(
@@ -160,7 +170,11 @@ fn search_latencies(
     ));
     let mut overrun = Vec::new();
     for _ in 0..100 {
-        let (_, took) = engine.best_move("go movetime 100", PATIENCE)?;
+        let go = Command::Go(GoCommand {
+            movetime: Some(100),
+            ..GoCommand::default()
+        });
+        let (_, took) = engine.best_move(&go, PATIENCE)?;
         overrun.push(took.saturating_sub(Duration::from_millis(100)));
     }
     say(format!(

@@ -1,15 +1,18 @@
 //! The vocabulary every other room speaks: the two players, how a game ends, a
 //! win/draw/loss value, bit sets over board squares, seeded Zobrist keys, the errors of the
-//! text forms, and (in `memory`, the one module allowed `unsafe`) the hints the engine gives
-//! the operating system about its memory. Nothing here knows a game, a search or a protocol.
+//! text forms, untrusted text made safe to echo (`printable`), and (in `memory`, the one
+//! module allowed `unsafe`) the hints the engine gives the operating system about its
+//! memory. Nothing here knows a game, a search or a protocol.
 
 mod bits;
 mod error;
 pub mod memory;
+pub mod printable;
 pub mod zobrist;
 
 pub use bits::BitSet;
-pub use error::{MoveError, PositionError, quote};
+pub use error::{MoveError, PositionError};
+pub use printable::{echo, quote};
 
 /// One of the two players. `P1` moves first from every start position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -17,7 +17,7 @@ use std::thread::JoinHandle;
 pub use self::flags::SearchFlags;
 pub use self::session::new_session;
 use crate::core::{Outcome, Player, PositionError};
-use crate::games::{Tablebases, Variant};
+use crate::games::{LoadedTables, Variant};
 use crate::search::mover::Mover;
 use crate::search::{Info, Limits, RootMove};
 
@@ -139,7 +139,7 @@ pub trait Session: Send {
     fn set_threads(&mut self, threads: usize) -> usize;
     /// Asks these exact tables in every search from now on; a game without tables among
     /// them searches without.
-    fn set_tablebases(&mut self, tablebases: &Tablebases);
+    fn set_tables(&mut self, tables: &LoadedTables);
     /// Starts the draws of the weakened levels and the baseline movers afresh from `seed`:
     /// the same seed, the same choices in the same positions.
     fn reseed(&mut self, seed: u64);
@@ -163,5 +163,5 @@ pub fn panic_detail(payload: &(dyn std::any::Any + Send)) -> String {
         .copied()
         .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
         .unwrap_or("a panic without a message");
-    crate::printable::echo(text.lines().next().unwrap_or_default())
+    crate::core::printable::echo(text.lines().next().unwrap_or_default())
 }

@@ -11,7 +11,7 @@ use super::{
 };
 use crate::core::{Outcome, Player, PositionError};
 use crate::eval::feature_values;
-use crate::games::{Playable, Tablebases, Variant};
+use crate::games::{LoadedTables, Playable, Variant};
 use crate::search::mover::Request;
 use crate::search::{RootMove, RootOptions, Searcher};
 
@@ -241,8 +241,8 @@ impl<G: Playable> Session for GameSession<G> {
         self.searcher().set_threads(threads)
     }
 
-    fn set_tablebases(&mut self, tablebases: &Tablebases) {
-        self.searcher().set_oracle(G::oracle(tablebases));
+    fn set_tables(&mut self, tables: &LoadedTables) {
+        self.searcher().set_oracle(G::oracle(tables));
     }
 
     fn reseed(&mut self, seed: u64) {

@@ -7,7 +7,7 @@
 //!   code on the variant's game type;
 //! - [`levels`]: the shared ladder of skill levels (a game may have its own);
 //! - [`strength`]: the measured Elo of each skill level in each variant;
-//! - [`Playable`]: what a variant's game type offers the engine; [`Tablebases`]: the exact
+//! - [`Playable`]: what a variant's game type offers the engine; [`LoadedTables`]: the exact
 //!   tables loaded, handed to each game as its oracle.
 
 mod dispatch;
@@ -19,5 +19,5 @@ mod playable;
 pub mod strength;
 mod variant;
 
-pub use playable::{Playable, Tablebases};
+pub use playable::{LoadedTables, Playable};
 pub use variant::{UnknownVariant, Variant};

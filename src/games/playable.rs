@@ -21,26 +21,26 @@ pub trait Playable: Notation + Picture + Searchable {
     /// ladder by default, a game's own where that ladder's levels do not play apart there.
     const LEVELS: &'static Levels = &levels::SHARED;
 
-    /// The oracle of exact values this game takes from `tablebases`, if any: a game
+    /// The oracle of exact values this game takes from `tables`, if any: a game
     /// without tables (the default) has none.
-    fn oracle(tablebases: &Tablebases) -> Option<Arc<dyn Oracle<Self>>> {
-        let _ = tablebases;
+    fn oracle(tables: &LoadedTables) -> Option<Arc<dyn Oracle<Self>>> {
+        let _ = tables;
         None
     }
 }
 
 /// The exact tables the engine has loaded, by game (only Egara-guti has tables).
 #[derive(Clone, Debug, Default)]
-pub struct Tablebases {
+pub struct LoadedTables {
     pub egaraguti: Option<Arc<Tablebase>>,
 }
 
-impl Tablebases {
+impl LoadedTables {
     /// Every table file of `dir`, loaded and checked (none at all is no error: see
-    /// [`Tablebases::is_empty`]).
-    pub fn load(dir: &Path) -> Result<Tablebases, String> {
+    /// [`LoadedTables::is_empty`]).
+    pub fn load(dir: &Path) -> Result<LoadedTables, String> {
         let egaraguti = Tablebase::load_all(dir)?;
-        Ok(Tablebases {
+        Ok(LoadedTables {
             egaraguti: (!egaraguti.is_empty()).then(|| Arc::new(egaraguti)),
         })
     }

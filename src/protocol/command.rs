@@ -17,7 +17,7 @@ use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
 use super::options::MAX_PERFT_DEPTH;
-use crate::printable::echo;
+use crate::core::printable::echo;
 
 /// One protocol command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -200,6 +200,90 @@ fn debug(input: &str) -> IResult<&str, Command> {
     Ok((input, Command::Ignored))
 }
 
+impl fmt::Display for Command {
+    /// The command as a client sends it, in the protocol's own spellings (`ugi`,
+    /// `uginewgame`, `p1time`); parsing what this writes gives the same command. Words a
+    /// `go` skipped are not written: they were never part of the command.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Ugi => f.write_str("ugi"),
+            Command::Uci => f.write_str("uci"),
+            Command::IsReady => f.write_str("isready"),
+            Command::SetOption { name, value } => {
+                write!(f, "setoption name {name}")?;
+                match value {
+                    Some(value) => write!(f, " value {value}"),
+                    None => Ok(()),
+                }
+            }
+            Command::NewGame => f.write_str("uginewgame"),
+            Command::Position(position) => {
+                f.write_str("position")?;
+                if let Some(variant) = &position.variant {
+                    write!(f, " variant {variant}")?;
+                }
+                match &position.fen {
+                    Some(fen) => write!(f, " fen {fen}")?,
+                    None => f.write_str(" startpos")?,
+                }
+                if !position.moves.is_empty() {
+                    write!(f, " moves {}", position.moves.join(" "))?;
+                }
+                Ok(())
+            }
+            Command::Go(go) => {
+                f.write_str("go")?;
+                // Each limit by its first spelling in the table: the protocol's own.
+                for (index, &(word, limit)) in GO_VALUES.iter().enumerate() {
+                    let first = GO_VALUES[..index].iter().all(|&(_, other)| other != limit);
+                    if let (true, Some(n)) = (first, limit.get(go)) {
+                        write!(f, " {word} {n}")?;
+                    }
+                }
+                if !go.searchmoves.is_empty() {
+                    write!(f, " searchmoves {}", go.searchmoves.join(" "))?;
+                }
+                if go.ponder {
+                    f.write_str(" ponder")?;
+                }
+                if go.infinite {
+                    f.write_str(" infinite")?;
+                }
+                Ok(())
+            }
+            Command::GoPerft(depth) => write!(f, "go perft {depth}"),
+            Command::Stop => f.write_str("stop"),
+            Command::Quit => f.write_str("quit"),
+            Command::Query(query) => write!(f, "query {query}"),
+            Command::Display => f.write_str("d"),
+            Command::Eval => f.write_str("eval"),
+            Command::Bench(None) => f.write_str("bench"),
+            Command::Bench(Some(depth)) => write!(f, "bench {depth}"),
+            Command::Help => f.write_str("help"),
+            Command::PonderHit => f.write_str("ponderhit"),
+            Command::Ignored => f.write_str("debug off"),
+        }
+    }
+}
+
+impl fmt::Display for Query {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Query::GameOver => f.write_str("gameover"),
+            Query::P1Turn => f.write_str("p1turn"),
+            Query::P2Turn => f.write_str("p2turn"),
+            Query::Result => f.write_str("result"),
+            Query::LegalMoves => f.write_str("legalmoves"),
+            Query::IsLegal(mv) => write!(f, "islegal {mv}"),
+            Query::Fen => f.write_str("fen"),
+            Query::Variant => f.write_str("variant"),
+            Query::Svg => f.write_str("svg"),
+            Query::Reason => f.write_str("reason"),
+            Query::Unknown(what) => f.write_str(what),
+        }
+    }
+}
+
 /// `setoption name <id...> [value <x...>]`: the name may hold spaces, up to ` value `.
 fn setoption(input: &str) -> IResult<&str, Command> {
     let (input, _) = keyword("setoption").parse(input)?;
@@ -265,24 +349,99 @@ fn fen_text(input: &str) -> IResult<&str, &str> {
     Ok((remaining.strip_prefix(' ').unwrap_or(remaining), fen))
 }
 
-/// The words of `go` that take a value or stand alone; a `searchmoves` list ends at one.
-const GO_WORDS: [&str; 15] = [
-    "p1time",
-    "wtime",
-    "p2time",
-    "btime",
-    "p1inc",
-    "winc",
-    "p2inc",
-    "binc",
-    "movestogo",
-    "movetime",
-    "depth",
-    "nodes",
-    "mate",
-    "searchmoves",
-    "ponder",
+/// A limit of `go` that takes a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GoValue {
+    P1Time,
+    P2Time,
+    P1Inc,
+    P2Inc,
+    MovesToGo,
+    MoveTime,
+    Depth,
+    Nodes,
+    Mate,
+}
+
+/// Every word of `go` that takes a number, each once, with the limit it sets (UCI's
+/// spellings of the clocks beside UGI's). The protocol's own spelling of each limit comes
+/// first: `Display` writes it.
+const GO_VALUES: [(&str, GoValue); 13] = [
+    ("p1time", GoValue::P1Time),
+    ("p2time", GoValue::P2Time),
+    ("p1inc", GoValue::P1Inc),
+    ("p2inc", GoValue::P2Inc),
+    ("movestogo", GoValue::MovesToGo),
+    ("movetime", GoValue::MoveTime),
+    ("depth", GoValue::Depth),
+    ("nodes", GoValue::Nodes),
+    ("mate", GoValue::Mate),
+    ("wtime", GoValue::P1Time),
+    ("btime", GoValue::P2Time),
+    ("winc", GoValue::P1Inc),
+    ("binc", GoValue::P2Inc),
 ];
+
+/// The words of `go` that stand alone.
+const GO_FLAGS: [&str; 3] = ["infinite", "ponder", "searchmoves"];
+
+impl GoValue {
+    /// The limit `word` sets, if it is one.
+    fn of(word: &str) -> Option<GoValue> {
+        GO_VALUES
+            .iter()
+            .find(|(name, _)| *name == word)
+            .map(|&(_, value)| value)
+    }
+
+    /// Stores `n` in `go`; `false` when it does not fit the limit's range.
+    fn set(self, go: &mut GoCommand, n: u64) -> bool {
+        let small = u32::try_from(n).ok();
+        match self {
+            GoValue::P1Time => go.p1time = Some(n),
+            GoValue::P2Time => go.p2time = Some(n),
+            GoValue::P1Inc => go.p1inc = Some(n),
+            GoValue::P2Inc => go.p2inc = Some(n),
+            GoValue::MoveTime => go.movetime = Some(n),
+            GoValue::Nodes => go.nodes = Some(n),
+            GoValue::MovesToGo if small.is_some() => go.movestogo = small,
+            GoValue::Depth if small.is_some() => go.depth = small,
+            GoValue::Mate if small.is_some() => go.mate = small,
+            _ => return false,
+        }
+        true
+    }
+
+    /// What the limit stands for when its value cannot be read: a clock, increment or move
+    /// time counts as no time left, a depth or node count as the smallest; `movestogo` and
+    /// `mate` are left out.
+    fn set_unreadable(self, go: &mut GoCommand) {
+        match self {
+            GoValue::Depth | GoValue::Nodes => {
+                self.set(go, 1);
+            }
+            GoValue::MovesToGo | GoValue::Mate => {}
+            _ => {
+                self.set(go, 0);
+            }
+        }
+    }
+
+    /// The value `go` holds for this limit.
+    fn get(self, go: &GoCommand) -> Option<u64> {
+        match self {
+            GoValue::P1Time => go.p1time,
+            GoValue::P2Time => go.p2time,
+            GoValue::P1Inc => go.p1inc,
+            GoValue::P2Inc => go.p2inc,
+            GoValue::MoveTime => go.movetime,
+            GoValue::Nodes => go.nodes,
+            GoValue::MovesToGo => go.movestogo.map(u64::from),
+            GoValue::Depth => go.depth.map(u64::from),
+            GoValue::Mate => go.mate.map(u64::from),
+        }
+    }
+}
 
 /// `go perft <n>`, or `go` with limits in any order (none: infinite). Unlike every other
 /// command, `go` is never refused: words it cannot read are kept in
@@ -305,32 +464,32 @@ fn go(input: &str) -> IResult<&str, Command> {
     }
     let mut limits = GoCommand::default();
     let mut words = input.split(' ').filter(|w| !w.is_empty()).peekable();
+    // A `searchmoves` list, and a value, end at the next word of `go`.
+    let is_go_word = |w: &&str| GoValue::of(w).is_some() || GO_FLAGS.contains(w);
     while let Some(word) = words.next() {
-        let is_go_word = |w: &&str| GO_WORDS.contains(w) || *w == "infinite";
-        match word {
-            "infinite" => limits.infinite = true,
-            "ponder" => limits.ponder = true,
-            "searchmoves" => {
+        match (word, GoValue::of(word)) {
+            ("infinite", _) => limits.infinite = true,
+            ("ponder", _) => limits.ponder = true,
+            ("searchmoves", _) => {
                 while let Some(mv) = words.next_if(|w| !is_go_word(w)) {
                     limits.searchmoves.push(mv.to_owned());
                 }
             }
-            _ if GO_WORDS.contains(&word) => {
-                // A value word: its number, or the word (and what stood for its value) is
-                // skipped.
+            (_, Some(limit)) => {
+                // Its number, or the word (and what stood for its value) is skipped.
                 let value = words.next_if(|w| !is_go_word(w));
                 match value.and_then(number) {
-                    Some(n) if set_go_value(&mut limits, word, n) => {}
+                    Some(n) if limit.set(&mut limits, n) => {}
                     _ => {
                         // An unreadable value never widens the search.
-                        set_unreadable_go_value(&mut limits, word);
+                        limit.set_unreadable(&mut limits);
                         limits
                             .skipped
                             .push(value.map_or(word.to_owned(), |v| format!("{word} {v}")));
                     }
                 }
             }
-            _ => limits.skipped.push(word.to_owned()),
+            (_, None) => limits.skipped.push(word.to_owned()),
         }
     }
     Ok(("", Command::Go(limits)))
@@ -342,40 +501,6 @@ fn number(text: &str) -> Option<u64> {
         .parse(text)
         .ok()
         .map(|(_, n)| n)
-}
-
-/// Stores the value of a `go` word; `false` when it does not fit the word's range.
-fn set_go_value(limits: &mut GoCommand, word: &str, n: u64) -> bool {
-    let small = u32::try_from(n).ok();
-    match word {
-        "p1time" | "wtime" => limits.p1time = Some(n),
-        "p2time" | "btime" => limits.p2time = Some(n),
-        "p1inc" | "winc" => limits.p1inc = Some(n),
-        "p2inc" | "binc" => limits.p2inc = Some(n),
-        "movetime" => limits.movetime = Some(n),
-        "nodes" => limits.nodes = Some(n),
-        "movestogo" if small.is_some() => limits.movestogo = small,
-        "depth" if small.is_some() => limits.depth = small,
-        "mate" if small.is_some() => limits.mate = small,
-        _ => return false,
-    }
-    true
-}
-
-/// What a `go` word whose value cannot be read stands for: a clock, increment or move
-/// time counts as no time left, a depth or node count as the smallest; `movestogo` and
-/// `mate` are left out.
-fn set_unreadable_go_value(limits: &mut GoCommand, word: &str) {
-    match word {
-        "p1time" | "wtime" => limits.p1time = Some(0),
-        "p2time" | "btime" => limits.p2time = Some(0),
-        "p1inc" | "winc" => limits.p1inc = Some(0),
-        "p2inc" | "binc" => limits.p2inc = Some(0),
-        "movetime" => limits.movetime = Some(0),
-        "depth" => limits.depth = Some(1),
-        "nodes" => limits.nodes = Some(1),
-        _ => {}
-    }
 }
 
 /// `query <what> [<move>]`.
@@ -667,6 +792,97 @@ mod tests {
         assert_eq!(parse("bench"), Command::Bench(None));
         assert_eq!(parse("bench 5"), Command::Bench(Some(5)));
         assert_eq!(bad("bench five"), "bad-arguments");
+    }
+
+    #[test]
+    fn what_display_writes_parses_back_to_the_same_command() {
+        let lerontenin = "L S@0#0,D@0,T@0,Q@0,P@0,X@0,H@0 S@0#0,D@0,T@0,Q@0,P@0,X@0,H@0 0/0 0";
+        let position = |variant: Option<&str>, fen: Option<&str>, moves: &[&str]| {
+            Command::Position(PositionCommand {
+                variant: variant.map(str::to_owned),
+                fen: fen.map(str::to_owned),
+                moves: moves.iter().map(|&m| m.to_owned()).collect(),
+            })
+        };
+        let mut commands = vec![
+            Command::Ugi,
+            Command::Uci,
+            Command::IsReady,
+            Command::SetOption {
+                name: "Skill Level".into(),
+                value: Some("3".into()),
+            },
+            Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None,
+            },
+            Command::SetOption {
+                name: "TablePath".into(),
+                value: Some("a dir with spaces".into()),
+            },
+            Command::NewGame,
+            position(None, None, &[]),
+            position(None, None, &["e3e4", "e5e3"]),
+            position(Some("lerontenin"), Some(lerontenin), &["H-7"]),
+            position(None, Some("8/8/8/3r2*4/8/3b2*4/8/8 b"), &[]),
+            Command::Go(GoCommand::default()),
+            Command::Go(GoCommand {
+                p1time: Some(1000),
+                p2time: Some(900),
+                p1inc: Some(10),
+                p2inc: Some(20),
+                movestogo: Some(5),
+                ..GoCommand::default()
+            }),
+            Command::Go(GoCommand {
+                movetime: Some(50),
+                depth: Some(7),
+                nodes: Some(1000),
+                mate: Some(3),
+                searchmoves: vec!["d2d3".into(), "e2e3".into()],
+                ponder: true,
+                infinite: true,
+                ..GoCommand::default()
+            }),
+            Command::GoPerft(3),
+            Command::Stop,
+            Command::Quit,
+            Command::Display,
+            Command::Eval,
+            Command::Bench(None),
+            Command::Bench(Some(5)),
+            Command::Help,
+            Command::PonderHit,
+            Command::Ignored,
+        ];
+        commands.extend(
+            [
+                Query::GameOver,
+                Query::P1Turn,
+                Query::P2Turn,
+                Query::Result,
+                Query::LegalMoves,
+                Query::IsLegal("d2d3".into()),
+                Query::Fen,
+                Query::Variant,
+                Query::Svg,
+                Query::Reason,
+                Query::Unknown("weather today".into()),
+            ]
+            .map(Command::Query),
+        );
+        for command in commands {
+            let line = command.to_string();
+            assert_eq!(Command::parse(&line), Ok(command), "{line}");
+        }
+        // The protocol's own spellings, in a fixed order.
+        let go = Command::Go(GoCommand {
+            p2time: Some(5),
+            p1time: Some(6),
+            ..GoCommand::default()
+        });
+        assert_eq!(go.to_string(), "go p1time 6 p2time 5");
+        assert_eq!(parse("go wtime 6 btime 5"), go);
     }
 
     #[test]

@@ -10,7 +10,6 @@
 //! `position ... moves`, which forfeits the game as the protocol says).
 
 use std::panic::{self, AssertUnwindSafe};
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
@@ -18,16 +17,11 @@ use std::time::Duration;
 
 use super::command::{Command, CommandError, GoCommand, PositionCommand, Query};
 use super::format;
-use super::options::{
-    self, Caps, DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, OPTIONS, OptionId, OptionSpec, Value,
-};
+use super::options::{self, Caps, OPTIONS, Settings, Target};
 use crate::core::Player;
-use crate::engine::{
-    Listener, MovesApplied, SearchFlags, SearchJob, Session, new_session, panic_detail,
-};
-use crate::games::{Tablebases, Variant, strength};
-use crate::printable::echo;
-use crate::search::levels::MAX_LEVEL;
+use crate::core::printable::echo;
+use crate::engine::{Listener, MovesApplied, SearchFlags, SearchJob, Session, panic_detail};
+use crate::games::Variant;
 use crate::search::mover::Mover;
 use crate::search::{Clock, Limits};
 
@@ -43,28 +37,11 @@ struct Work {
 /// The protocol state of one engine process.
 pub struct Daemon {
     session: Box<dyn Session>,
-    hash_mib: usize,
-    /// The `Threads` option, kept across variants.
-    threads: usize,
-    /// The tables of the `TablePath` option, kept across variants (each game takes its
-    /// own, if any).
-    tablebases: Tablebases,
+    /// What the options have set, kept across variants.
+    settings: Settings,
     /// How `go` picks the move, as the command line chose: the search (at the `Skill
     /// Level`), or a mover of its own (a baseline, a fixed level).
     play: Mover,
-    move_overhead: Duration,
-    multipv: usize,
-    /// The `Ponder` option: `bestmove` may name the expected reply.
-    ponder: bool,
-    /// The `Skill Level` option: the strength `go` plays at, unless limited by Elo.
-    skill_level: u8,
-    /// `UCI_LimitStrength` and `UCI_Elo`: when set, `go` plays at the level of the
-    /// current variant whose measured Elo is nearest.
-    limit_strength: bool,
-    elo: u32,
-    /// The `Seed` option: where the draws of the weakened levels and the baseline movers
-    /// start when it is set and with every new variant.
-    seed: u64,
     /// The running (or finished, not yet joined) work.
     work: Option<Work>,
     /// The most `Hash` and `Threads` this daemon takes.
@@ -81,19 +58,11 @@ impl Daemon {
     /// A daemon like [`Daemon::new`] whose `go` picks its moves as `play` says (the full
     /// search: at the `Skill Level` the options set).
     pub fn playing(variant: Variant, play: Mover, sink: Sink) -> Self {
+        let settings = Settings::default();
         Daemon {
-            session: new_session(variant, DEFAULT_HASH_MIB as usize),
-            hash_mib: DEFAULT_HASH_MIB as usize,
-            threads: 1,
-            tablebases: Tablebases::default(),
+            session: settings.new_session(variant),
+            settings,
             play,
-            move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
-            multipv: 1,
-            ponder: false,
-            skill_level: MAX_LEVEL,
-            limit_strength: false,
-            elo: strength::MAX_ELO,
-            seed: 0,
             work: None,
             caps: Caps::NONE,
             sink,
@@ -221,120 +190,28 @@ impl Daemon {
         self.say(ok);
     }
 
-    /// How `go` chooses its move: the command line's mover, or for the search the `Skill
-    /// Level`, or with `UCI_LimitStrength` the current variant's level nearest `UCI_Elo`
-    /// (in a variant whose levels are not yet measured, the `Skill Level` still).
+    /// How `go` chooses its move: the command line's mover, or the search at the level
+    /// the options set.
     fn mover(&self) -> Mover {
-        if self.play != Mover::Full {
-            return self.play;
+        match self.play {
+            Mover::Full => self.settings.search_mover(self.session.variant()),
+            play => play,
         }
-        let by_elo = self
-            .limit_strength
-            .then(|| strength::nearest_level(self.session.variant(), self.elo))
-            .flatten();
-        Mover::at_level(by_elo.unwrap_or(self.skill_level))
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let value = value.unwrap_or_default();
         let Some(option) = options::find(name) else {
             return self.error("unknown-option", echo(name));
         };
-        match option.read(value, self.caps) {
-            Some(read) => self.apply_option(option, read),
-            // A value the table takes but this daemon's caps do not: say where the cap is.
-            None if option.read(value, Caps::NONE).is_some() => self.error(
-                "bad-option-value",
-                format!(
-                    "{} {} (this daemon takes at most {})",
-                    echo(name),
-                    echo(value),
-                    option.max(self.caps).unwrap_or_default()
-                ),
-            ),
-            None => self.error(
-                "bad-option-value",
-                format!("{} {}", echo(name), echo(value)),
-            ),
+        let target = Target {
+            settings: &mut self.settings,
+            session: &mut self.session,
+        };
+        match option.set(target, name, value.unwrap_or_default(), self.caps) {
+            Ok(None) => {}
+            Ok(Some(line)) => self.say(line),
+            Err(refusal) => self.error(refusal.kind, refusal.detail),
         }
-    }
-
-    /// What setting an option does, its value read by its kind.
-    fn apply_option(&mut self, option: &OptionSpec, value: Value<'_>) {
-        match (option.id, value) {
-            (OptionId::Variant, Value::Text(name)) => match name.parse::<Variant>() {
-                Ok(variant) => {
-                    // Free the old table before the new session makes its own.
-                    self.session.resize_hash(0);
-                    self.session = self.new_session(variant);
-                    self.say(format::variant_set(variant, &self.session.fen()));
-                }
-                Err(_) => self.error("bad-variant", echo(name)),
-            },
-            (OptionId::Hash, Value::Number(mib)) => {
-                self.hash_mib = mib as usize;
-                self.session.resize_hash(self.hash_mib);
-            }
-            (OptionId::ClearHash, _) => self.session.clear_hash(),
-            (OptionId::MoveOverhead, Value::Number(ms)) => {
-                self.move_overhead = Duration::from_millis(ms);
-            }
-            (OptionId::Threads, Value::Number(threads)) => {
-                let threads = threads as usize;
-                self.threads = self.session.set_threads(threads);
-                if self.threads < threads {
-                    self.error(
-                        "internal",
-                        format!("only {} search threads could start", self.threads),
-                    );
-                }
-            }
-            (OptionId::MultiPv, Value::Number(lines)) => self.multipv = lines as usize,
-            (OptionId::Ponder, Value::Flag(on)) => self.ponder = on,
-            (OptionId::TablePath, Value::Text(path)) => self.set_table_path(path.trim()),
-            (OptionId::SkillLevel, Value::Number(level)) => self.skill_level = level as u8,
-            (OptionId::LimitStrength, Value::Flag(on)) => self.limit_strength = on,
-            (OptionId::Elo, Value::Number(elo)) => self.elo = elo as u32,
-            (OptionId::Seed, Value::Number(seed)) => {
-                self.seed = seed;
-                self.session.reseed(seed);
-            }
-            (id, value) => unreachable!("{id:?} read as {value:?}"),
-        }
-    }
-
-    /// `TablePath`: loads every table of `path` (none for `<empty>` or nothing); a
-    /// directory that cannot be read, or holds no tables, changes nothing.
-    fn set_table_path(&mut self, path: &str) {
-        if path.is_empty() || path == "<empty>" {
-            self.tablebases = Tablebases::default();
-        } else {
-            match Tablebases::load(Path::new(path)) {
-                Ok(tablebases) if !tablebases.is_empty() => self.tablebases = tablebases,
-                Ok(_) => {
-                    return self.error(
-                        "bad-option-value",
-                        format!("TablePath {} (no tables there)", echo(path)),
-                    );
-                }
-                Err(reason) => {
-                    return self.error(
-                        "bad-option-value",
-                        format!("TablePath {}: {reason}", echo(path)),
-                    );
-                }
-            }
-        }
-        self.session.set_tablebases(&self.tablebases);
-    }
-
-    /// A session of `variant` with this daemon's table size and threads.
-    fn new_session(&self, variant: Variant) -> Box<dyn Session> {
-        let mut session = new_session(variant, self.hash_mib);
-        session.set_threads(self.threads);
-        session.set_tablebases(&self.tablebases);
-        session.reseed(self.seed);
-        session
     }
 
     fn position(&mut self, position: PositionCommand) {
@@ -342,7 +219,7 @@ impl Daemon {
             match name.parse::<Variant>() {
                 Ok(variant) if variant != self.session.variant() => {
                     // Check the position first, so that a bad one changes nothing.
-                    let mut session = self.new_session(variant);
+                    let mut session = self.settings.new_session(variant);
                     match session.set_position(position.fen.as_deref(), &position.moves) {
                         Ok(applied) => {
                             self.session = session;
@@ -426,7 +303,7 @@ impl Daemon {
             }),
             mate: go.mate,
             infinite: go.infinite,
-            move_overhead: self.move_overhead,
+            move_overhead: self.settings.move_overhead,
         };
         let no_limit = limits.depth.is_none()
             && limits.nodes.is_none()
@@ -450,8 +327,8 @@ impl Daemon {
         let job = SearchJob {
             limits,
             searchmoves,
-            multipv: self.multipv,
-            ponder_move: self.ponder,
+            multipv: self.settings.multipv,
+            ponder_move: self.settings.ponder,
             mover: self.mover(),
         };
         let sink = Arc::clone(&self.sink);

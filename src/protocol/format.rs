@@ -80,7 +80,7 @@ pub fn event(event: &Event) -> String {
 /// The one line of a rejected command or a fault: `info string error <kind>: <detail>`.
 /// The detail is cut short and made printable, whatever it quotes.
 pub fn error(kind: &str, detail: impl std::fmt::Display) -> String {
-    let detail = crate::printable::cut(&detail.to_string(), MAX_ERROR_DETAIL);
+    let detail = crate::core::printable::cut(&detail.to_string(), MAX_ERROR_DETAIL);
     format!("info string error {kind}: {detail}")
 }
 

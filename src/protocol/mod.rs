@@ -1,7 +1,8 @@
 //! The text protocol (UGI, with UCI spellings) on stdin and stdout.
 //!
-//! - [`command`]: the typed commands and their parsers;
-//! - [`options`]: the one table of the daemon's options;
+//! - [`command`]: the typed commands, their parsers and their text (for clients);
+//! - [`options`]: the one table of the daemon's options, each row with its effect;
+//! - [`reply`]: the lines an engine writes, as a client reads them;
 //! - [`format`](mod@format): every line the engine writes;
 //! - [`daemon`]: the state of the engine process and its answer to each command;
 //! - [`input`]: bounded line reading from stdin;
@@ -12,6 +13,7 @@ pub mod daemon;
 pub mod format;
 pub mod input;
 pub mod options;
+pub mod reply;
 
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -24,7 +26,7 @@ use crate::games::Variant;
 use crate::search::mover::Mover;
 
 /// What the serve loop hears from the reader thread and from the output.
-enum Event {
+enum Incoming {
     Input(Read),
     /// Writing to stdout failed: the reader went away, nobody is listening.
     OutputClosed,
@@ -35,13 +37,13 @@ enum Event {
 /// characters (and rejected as a command like any other bad line). `go` picks moves as
 /// `play` says.
 pub fn serve(variant: Variant, play: Mover) {
-    let (events, received) = mpsc::channel::<Event>();
+    let (events, received) = mpsc::channel::<Incoming>();
     let output_closed = events.clone();
     let sink: Sink = Arc::new(move |line: String| {
         let mut out = io::stdout().lock();
         if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
             // Searching on for nobody would burn a core for ever: the loop ends instead.
-            let _ = output_closed.send(Event::OutputClosed);
+            let _ = output_closed.send(Incoming::OutputClosed);
         }
     });
     // stdin on its own thread, so that `isready` and `stop` are read while a search runs.
@@ -50,7 +52,7 @@ pub fn serve(variant: Variant, play: Mover) {
         loop {
             let read = reader.next_line().unwrap_or(Read::End);
             let end = read == Read::End;
-            if events.send(Event::Input(read)).is_err() || end {
+            if events.send(Incoming::Input(read)).is_err() || end {
                 break;
             }
         }
@@ -58,16 +60,16 @@ pub fn serve(variant: Variant, play: Mover) {
     let mut daemon = Daemon::playing(variant, play, sink);
     for event in received {
         match event {
-            Event::Input(Read::Line(line)) => {
+            Incoming::Input(Read::Line(line)) => {
                 log::debug!("< {line}");
                 if !daemon.handle(&line) {
                     return;
                 }
             }
-            Event::Input(Read::TooLong) => daemon.line_too_long(MAX_LINE),
+            Incoming::Input(Read::TooLong) => daemon.line_too_long(MAX_LINE),
             // The end of input means quit.
-            Event::Input(Read::End) => break,
-            Event::OutputClosed => {
+            Incoming::Input(Read::End) => break,
+            Incoming::OutputClosed => {
                 log::info!("stdout is closed: exiting");
                 break;
             }

@@ -1,13 +1,21 @@
-//! The daemon's options, each declared once: its name, kind, default and bounds. The
-//! listing after `ugi`, the reading of a `setoption` value and `help` all read this table;
-//! what setting an option does is the daemon's (`Daemon::set_option`, by [`OptionId`]).
-//! The command line reads its `--hash` and `--threads` through the same table
-//! ([`read_spin`]), so that every door takes the same values; the one limit that is no
-//! option, the deepest perft, is here too.
+//! The daemon's options, each declared once, in one row: its name, kind, default, bounds
+//! and what setting it does. The listing after `ugi`, the reading of a `setoption` value,
+//! its effect and `help` all read this table. The options' values live in [`Settings`],
+//! which outlive a change of variant; a row's effect changes the settings and the session
+//! they apply to. The command line reads its `--hash` and `--threads` through the same
+//! table ([`read_spin`]), so that every door takes the same values; the one limit that is
+//! no option, the deepest perft, is here too.
 
-use crate::games::{Variant, strength};
+use std::path::Path;
+use std::time::Duration;
+
+use super::format;
+use crate::core::printable::echo;
+use crate::engine::{Session, new_session};
+use crate::games::{LoadedTables, Variant, strength};
 use crate::search::levels::MAX_LEVEL;
 use crate::search::max_threads;
+use crate::search::mover::Mover;
 
 /// The transposition table's default size, in MiB.
 pub const DEFAULT_HASH_MIB: u64 = 16;
@@ -36,71 +44,127 @@ impl Caps {
         hash_mib: u64::MAX,
         threads: u64::MAX,
     };
+}
 
-    /// The cap on option `id`, if it has one.
-    fn of(&self, id: OptionId) -> u64 {
-        match id {
-            OptionId::Hash => self.hash_mib,
-            OptionId::Threads => self.threads,
-            _ => u64::MAX,
+/// What the options have set: the daemon's settings, kept across variants.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub hash_mib: usize,
+    pub threads: usize,
+    /// The tables of `TablePath` (each game takes its own, if any).
+    pub tables: LoadedTables,
+    pub move_overhead: Duration,
+    pub multipv: usize,
+    /// `Ponder`: `bestmove` may name the expected reply.
+    pub ponder: bool,
+    /// `Skill Level`: the strength `go` plays at, unless limited by Elo.
+    pub skill_level: u8,
+    /// `UCI_LimitStrength` and `UCI_Elo`: when set, `go` plays at the level of the current
+    /// variant whose measured Elo is nearest.
+    pub limit_strength: bool,
+    pub elo: u32,
+    /// `Seed`: where the movers' draws start when it is set and with every new variant.
+    pub seed: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            hash_mib: DEFAULT_HASH_MIB as usize,
+            threads: 1,
+            tables: LoadedTables::default(),
+            move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+            multipv: 1,
+            ponder: false,
+            skill_level: MAX_LEVEL,
+            limit_strength: false,
+            elo: strength::MAX_ELO,
+            seed: 0,
         }
     }
 }
 
-/// Which option: what the daemon matches on to apply a value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OptionId {
-    Variant,
-    Hash,
-    ClearHash,
-    MoveOverhead,
-    Threads,
-    MultiPv,
-    Ponder,
-    TablePath,
-    SkillLevel,
-    LimitStrength,
-    Elo,
-    Seed,
+impl Settings {
+    /// A session of `variant` at its start, with these settings' table, threads, tables
+    /// and seed.
+    pub fn new_session(&self, variant: Variant) -> Box<dyn Session> {
+        let mut session = new_session(variant, self.hash_mib);
+        session.set_threads(self.threads);
+        session.set_tables(&self.tables);
+        session.reseed(self.seed);
+        session
+    }
+
+    /// The mover of the search in `variant`: the `Skill Level`, or with
+    /// `UCI_LimitStrength` the variant's level nearest `UCI_Elo` (in a variant whose
+    /// levels are not yet measured, the `Skill Level` still).
+    pub fn search_mover(&self, variant: Variant) -> Mover {
+        let by_elo = self
+            .limit_strength
+            .then(|| strength::nearest_level(variant, self.elo))
+            .flatten();
+        Mover::at_level(by_elo.unwrap_or(self.skill_level))
+    }
 }
 
-/// What values an option takes.
+/// What a change of option acts on: the settings, and the session they apply to.
+pub struct Target<'a> {
+    pub settings: &'a mut Settings,
+    pub session: &'a mut Box<dyn Session>,
+}
+
+/// Why a value was not taken (or only in part): the `<kind>` and `<detail>` of the error
+/// line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub kind: &'static str,
+    pub detail: String,
+}
+
+impl Refusal {
+    fn bad_value(detail: String) -> Refusal {
+        Refusal {
+            kind: "bad-option-value",
+            detail,
+        }
+    }
+}
+
+/// What values an option takes, and what setting a value does.
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
     /// One of the variants' names; the default is the first variant.
-    Variants,
+    Variants {
+        on_change: fn(Target<'_>, Variant) -> Result<Option<String>, Refusal>,
+    },
     /// A whole number from `min` to `max()` (a bound some options learn at run time).
     Spin {
         default: u64,
         min: u64,
         max: fn() -> u64,
+        on_change: fn(Target<'_>, u64) -> Result<Option<String>, Refusal>,
     },
     /// `true` or `false`.
-    Check { default: bool },
+    Check {
+        default: bool,
+        on_change: fn(Target<'_>, bool),
+    },
     /// No value: setting it acts.
-    Button,
+    Button { on_change: fn(Target<'_>) },
     /// Any text; `<empty>` (the default) or nothing for none.
-    Text,
+    Text {
+        on_change: fn(Target<'_>, &str) -> Result<Option<String>, Refusal>,
+    },
 }
 
 /// One option as the table declares it.
 #[derive(Clone, Copy, Debug)]
 pub struct OptionSpec {
-    pub id: OptionId,
     /// The name as listed; `setoption` matches it in any case.
     pub name: &'static str,
     pub kind: Kind,
-}
-
-/// A `setoption` value read by its option's kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Value<'a> {
-    Number(u64),
-    Flag(bool),
-    /// A variant's name or a text, as given.
-    Text(&'a str),
-    /// A button's press.
-    Press,
+    /// The daemon's cap on a spin option's value, if it has one.
+    pub cap: Option<fn(&Caps) -> u64>,
 }
 
 fn max_hash() -> u64 {
@@ -132,97 +196,189 @@ fn max_seed() -> u64 {
     i32::MAX as u64
 }
 
+/// A spin option's effect that only stores its value.
+macro_rules! store {
+    ($field:ident as $type:ty) => {
+        |target: Target<'_>, value: u64| {
+            target.settings.$field = value as $type;
+            Ok(None)
+        }
+    };
+}
+
 /// Every option, in the order `ugi` lists them.
 pub const OPTIONS: [OptionSpec; 12] = [
     OptionSpec {
-        id: OptionId::Variant,
         name: "UCI_Variant",
-        kind: Kind::Variants,
+        kind: Kind::Variants {
+            on_change: set_variant,
+        },
+        cap: None,
     },
     OptionSpec {
-        id: OptionId::Hash,
         name: "Hash",
         kind: Kind::Spin {
             default: DEFAULT_HASH_MIB,
             min: 1,
             max: max_hash,
+            on_change: |target, mib| {
+                target.settings.hash_mib = mib as usize;
+                target.session.resize_hash(mib as usize);
+                Ok(None)
+            },
         },
+        cap: Some(|caps| caps.hash_mib),
     },
     OptionSpec {
-        id: OptionId::ClearHash,
         name: "ClearHash",
-        kind: Kind::Button,
+        kind: Kind::Button {
+            on_change: |target| target.session.clear_hash(),
+        },
+        cap: None,
     },
     OptionSpec {
-        id: OptionId::MoveOverhead,
         name: "MoveOverhead",
         kind: Kind::Spin {
             default: DEFAULT_MOVE_OVERHEAD_MS,
             min: 0,
             max: max_move_overhead,
+            on_change: |target, ms| {
+                target.settings.move_overhead = Duration::from_millis(ms);
+                Ok(None)
+            },
         },
+        cap: None,
     },
     OptionSpec {
-        id: OptionId::Threads,
         name: "Threads",
         kind: Kind::Spin {
             default: 1,
             min: 1,
             max: max_search_threads,
+            on_change: set_threads,
         },
+        cap: Some(|caps| caps.threads),
     },
     OptionSpec {
-        id: OptionId::MultiPv,
         name: "MultiPV",
         kind: Kind::Spin {
             default: 1,
             min: 1,
             max: max_multipv,
+            on_change: store!(multipv as usize),
         },
+        cap: None,
     },
     OptionSpec {
-        id: OptionId::Ponder,
         name: "Ponder",
-        kind: Kind::Check { default: false },
+        kind: Kind::Check {
+            default: false,
+            on_change: |target, on| target.settings.ponder = on,
+        },
+        cap: None,
     },
     OptionSpec {
-        id: OptionId::TablePath,
         name: "TablePath",
-        kind: Kind::Text,
+        kind: Kind::Text {
+            on_change: set_table_path,
+        },
+        cap: None,
     },
     OptionSpec {
-        id: OptionId::SkillLevel,
         name: "Skill Level",
         kind: Kind::Spin {
             default: MAX_LEVEL as u64,
             min: 0,
             max: max_skill_level,
+            on_change: store!(skill_level as u8),
         },
+        cap: None,
     },
     OptionSpec {
-        id: OptionId::LimitStrength,
         name: "UCI_LimitStrength",
-        kind: Kind::Check { default: false },
+        kind: Kind::Check {
+            default: false,
+            on_change: |target, on| target.settings.limit_strength = on,
+        },
+        cap: None,
     },
     OptionSpec {
-        id: OptionId::Elo,
         name: "UCI_Elo",
         kind: Kind::Spin {
             default: strength::MAX_ELO as u64,
             min: strength::MIN_ELO as u64,
             max: max_elo,
+            on_change: store!(elo as u32),
         },
+        cap: None,
     },
     OptionSpec {
-        id: OptionId::Seed,
         name: "Seed",
         kind: Kind::Spin {
             default: 0,
             min: 0,
             max: max_seed,
+            on_change: |target, seed| {
+                target.settings.seed = seed;
+                target.session.reseed(seed);
+                Ok(None)
+            },
         },
+        cap: None,
     },
 ];
+
+/// `UCI_Variant`: a new session of the variant, at its start, with the same settings.
+fn set_variant(target: Target<'_>, variant: Variant) -> Result<Option<String>, Refusal> {
+    // Free the old table before the new session makes its own.
+    target.session.resize_hash(0);
+    *target.session = target.settings.new_session(variant);
+    Ok(Some(format::variant_set(variant, &target.session.fen())))
+}
+
+/// `Threads`: as many search threads as the system lets start.
+fn set_threads(target: Target<'_>, threads: u64) -> Result<Option<String>, Refusal> {
+    let threads = threads as usize;
+    target.settings.threads = target.session.set_threads(threads);
+    match target.settings.threads < threads {
+        true => Err(Refusal {
+            kind: "internal",
+            detail: format!(
+                "only {} search threads could start",
+                target.settings.threads
+            ),
+        }),
+        false => Ok(None),
+    }
+}
+
+/// `TablePath`: loads every table of `path` (none for `<empty>` or nothing); a directory
+/// that cannot be read, or holds no tables, changes nothing.
+fn set_table_path(target: Target<'_>, path: &str) -> Result<Option<String>, Refusal> {
+    let path = path.trim();
+    let tables = if path.is_empty() || path == "<empty>" {
+        LoadedTables::default()
+    } else {
+        match LoadedTables::load(Path::new(path)) {
+            Ok(tables) if !tables.is_empty() => tables,
+            Ok(_) => {
+                return Err(Refusal::bad_value(format!(
+                    "TablePath {} (no tables there)",
+                    echo(path)
+                )));
+            }
+            Err(reason) => {
+                return Err(Refusal::bad_value(format!(
+                    "TablePath {}: {reason}",
+                    echo(path)
+                )));
+            }
+        }
+    };
+    target.settings.tables = tables;
+    target.session.set_tables(&target.settings.tables);
+    Ok(None)
+}
 
 /// The option called `name`, in any case and with or without spaces between its words
 /// (Stockfish spells `Clear Hash`, the spec `ClearHash`).
@@ -238,7 +394,7 @@ impl OptionSpec {
     /// The largest value of a spin option under `caps`.
     pub fn max(&self, caps: Caps) -> Option<u64> {
         match self.kind {
-            Kind::Spin { max, .. } => Some(max().min(caps.of(self.id))),
+            Kind::Spin { max, .. } => Some(max().min(self.cap.map_or(u64::MAX, |cap| cap(&caps)))),
             _ => None,
         }
     }
@@ -247,7 +403,7 @@ impl OptionSpec {
     pub fn listing(&self, caps: Caps) -> String {
         let head = format!("option name {}", self.name);
         match self.kind {
-            Kind::Variants => {
+            Kind::Variants { .. } => {
                 let values: Vec<String> = Variant::ALL.iter().map(|v| format!("var {v}")).collect();
                 format!(
                     "{head} type combo default {} {}",
@@ -256,35 +412,87 @@ impl OptionSpec {
                 )
             }
             Kind::Spin { default, min, .. } => {
-                let max = self.max(caps).expect("a spin");
+                let max = self.max(caps).unwrap_or(default);
                 let default = default.min(max);
                 format!("{head} type spin default {default} min {min} max {max}")
             }
-            Kind::Check { default } => format!("{head} type check default {default}"),
-            Kind::Button => format!("{head} type button"),
-            Kind::Text => format!("{head} type string default <empty>"),
+            Kind::Check { default, .. } => format!("{head} type check default {default}"),
+            Kind::Button { .. } => format!("{head} type button"),
+            Kind::Text { .. } => format!("{head} type string default <empty>"),
         }
     }
 
-    /// `value` read as this option's kind, under `caps`; `None` when it does not fit (a
-    /// button takes any value, and ignores it).
-    pub fn read<'a>(&self, value: &'a str, caps: Caps) -> Option<Value<'a>> {
+    /// `text` read as a spin option's number under `caps`; `None` when it does not fit or
+    /// this is no spin option.
+    fn number(&self, text: &str, caps: Caps) -> Option<u64> {
+        let (Kind::Spin { min, .. }, Some(max)) = (self.kind, self.max(caps)) else {
+            return None;
+        };
+        text.parse::<u64>().ok().filter(|n| (min..=max).contains(n))
+    }
+
+    /// Whether `text` is a value this option takes under `caps` (a button takes any value,
+    /// and ignores it).
+    pub fn accepts(&self, text: &str, caps: Caps) -> bool {
         match self.kind {
-            Kind::Variants | Kind::Text => Some(Value::Text(value)),
-            Kind::Spin { min, .. } => {
-                let max = self.max(caps).expect("a spin");
-                value
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|n| (min..=max).contains(n))
-                    .map(Value::Number)
-            }
-            Kind::Check { .. } => match value {
-                "true" => Some(Value::Flag(true)),
-                "false" => Some(Value::Flag(false)),
-                _ => None,
+            Kind::Variants { .. } => text.parse::<Variant>().is_ok(),
+            Kind::Spin { .. } => self.number(text, caps).is_some(),
+            Kind::Check { .. } => matches!(text, "true" | "false"),
+            Kind::Button { .. } | Kind::Text { .. } => true,
+        }
+    }
+
+    /// Sets this option, called `name` by the command, to `text` under `caps`: its effect
+    /// on `target`, and what to say of it. A value it does not take changes nothing.
+    pub fn set(
+        &self,
+        target: Target<'_>,
+        name: &str,
+        text: &str,
+        caps: Caps,
+    ) -> Result<Option<String>, Refusal> {
+        if !self.accepts(text, caps) {
+            return Err(self.refusal(name, text, caps));
+        }
+        match self.kind {
+            Kind::Variants { on_change } => match text.parse::<Variant>() {
+                Ok(variant) => on_change(target, variant),
+                Err(_) => Err(self.refusal(name, text, caps)),
             },
-            Kind::Button => Some(Value::Press),
+            Kind::Spin { on_change, .. } => match self.number(text, caps) {
+                Some(n) => on_change(target, n),
+                None => Err(self.refusal(name, text, caps)),
+            },
+            Kind::Check { on_change, .. } => {
+                on_change(target, text == "true");
+                Ok(None)
+            }
+            Kind::Button { on_change } => {
+                on_change(target);
+                Ok(None)
+            }
+            Kind::Text { on_change } => on_change(target, text),
+        }
+    }
+
+    /// Why `text` is not taken by this option, called `name`: a variant that does not
+    /// exist, a value the table takes but `caps` do not (saying where the cap is), or a
+    /// value the table does not take.
+    fn refusal(&self, name: &str, text: &str, caps: Caps) -> Refusal {
+        if let Kind::Variants { .. } = self.kind {
+            return Refusal {
+                kind: "bad-variant",
+                detail: echo(text),
+            };
+        }
+        let taken_uncapped = self.accepts(text, Caps::NONE);
+        let (name, text) = (echo(name), echo(text));
+        match taken_uncapped {
+            true => Refusal::bad_value(format!(
+                "{name} {text} (this daemon takes at most {})",
+                self.max(caps).unwrap_or_default()
+            )),
+            false => Refusal::bad_value(format!("{name} {text}")),
         }
     }
 }
@@ -293,12 +501,12 @@ impl OptionSpec {
 /// error says what the option takes.
 pub fn read_spin(name: &str, text: &str) -> Result<u64, String> {
     let option = find(name).unwrap_or_else(|| panic!("{name} is no option"));
-    match (option.read(text, Caps::NONE), option.kind) {
-        (Some(Value::Number(n)), _) => Ok(n),
-        (_, Kind::Spin { min, max, .. }) => Err(format!(
+    match (option.number(text, Caps::NONE), option.kind) {
+        (Some(n), _) => Ok(n),
+        (None, Kind::Spin { min, max, .. }) => Err(format!(
             "{name} takes a whole number from {min} to {}, not '{}'",
             max(),
-            crate::printable::echo(text)
+            echo(text)
         )),
         _ => panic!("{name} is no spin option"),
     }
@@ -313,12 +521,6 @@ pub fn names() -> String {
 mod tests {
     use super::*;
 
-    impl OptionSpec {
-        fn read_uncapped<'a>(&self, value: &'a str) -> Option<Value<'a>> {
-            self.read(value, Caps::NONE)
-        }
-    }
-
     #[test]
     fn caps_bound_the_listing_and_the_values() {
         let caps = Caps {
@@ -330,36 +532,87 @@ mod tests {
             hash.listing(caps),
             "option name Hash type spin default 16 min 1 max 64"
         );
-        assert_eq!(hash.read("64", caps), Some(Value::Number(64)));
-        assert_eq!(hash.read("4096", caps), None);
-        assert_eq!(find("Threads").unwrap().read("3", caps), None);
+        assert!(hash.accepts("64", caps));
+        assert!(!hash.accepts("4096", caps));
+        assert!(hash.accepts("4096", Caps::NONE));
         assert_eq!(
-            find("MultiPV").unwrap().read("64", caps),
-            Some(Value::Number(64))
+            hash.refusal("hash", "4096", caps),
+            Refusal::bad_value("hash 4096 (this daemon takes at most 64)".into())
         );
+        assert!(!find("Threads").unwrap().accepts("3", caps));
+        assert!(find("MultiPV").unwrap().accepts("64", caps));
     }
 
     #[test]
     fn names_are_found_in_any_case_and_values_by_kind() {
         let hash = find("hASH").expect("Hash");
-        assert_eq!(hash.id, OptionId::Hash);
-        assert_eq!(hash.read_uncapped("32"), Some(Value::Number(32)));
+        assert_eq!(hash.name, "Hash");
+        assert!(hash.accepts("32", Caps::NONE));
         for bad in ["0", "4097", "-1", "x", "", " 3"] {
-            assert_eq!(hash.read_uncapped(bad), None, "{bad:?}");
+            assert!(!hash.accepts(bad, Caps::NONE), "{bad:?}");
+            assert_eq!(
+                hash.refusal("Hash", bad, Caps::NONE).detail,
+                format!("Hash {}", echo(bad))
+            );
         }
         let ponder = find("ponder").expect("Ponder");
-        assert_eq!(ponder.read_uncapped("true"), Some(Value::Flag(true)));
-        assert_eq!(ponder.read_uncapped("yes"), None);
+        assert!(ponder.accepts("true", Caps::NONE) && ponder.accepts("false", Caps::NONE));
+        assert!(!ponder.accepts("yes", Caps::NONE));
+        assert!(find("ClearHash").unwrap().accepts("anything", Caps::NONE));
+        let variant = find("uci_variant").unwrap();
+        assert!(variant.accepts("lielow9", Caps::NONE));
         assert_eq!(
-            find("ClearHash").unwrap().read_uncapped("anything"),
-            Some(Value::Press)
+            variant.refusal("UCI_Variant", "chess", Caps::NONE).kind,
+            "bad-variant"
         );
         assert!(find("NoSuchOption").is_none());
-        assert_eq!(find("Clear Hash").map(|o| o.id), Some(OptionId::ClearHash));
+        assert_eq!(find("Clear Hash").map(|o| o.name), Some("ClearHash"));
+        assert_eq!(find("Move Overhead").map(|o| o.name), Some("MoveOverhead"));
+    }
+
+    #[test]
+    fn each_row_owns_its_effect() {
+        let mut settings = Settings::default();
+        let mut session = settings.new_session(Variant::Lielow);
+        let mut set = |name: &str, text: &str| {
+            let target = Target {
+                settings: &mut settings,
+                session: &mut session,
+            };
+            find(name).unwrap().set(target, name, text, Caps::NONE)
+        };
+        assert_eq!(set("Hash", "1"), Ok(None));
+        assert_eq!(set("MultiPV", "3"), Ok(None));
+        assert_eq!(set("Skill Level", "4"), Ok(None));
+        assert_eq!(set("UCI_Elo", &strength::MIN_ELO.to_string()), Ok(None));
+        assert_eq!(set("UCI_LimitStrength", "true"), Ok(None));
+        assert_eq!(set("Ponder", "true"), Ok(None));
+        assert_eq!(set("MoveOverhead", "70"), Ok(None));
+        assert_eq!(set("Seed", "9"), Ok(None));
+        assert!(set("MultiPV", "0").is_err());
         assert_eq!(
-            find("Move Overhead").map(|o| o.id),
-            Some(OptionId::MoveOverhead)
+            set("TablePath", "/no/such/dir").map_err(|refusal| refusal.kind),
+            Err("bad-option-value")
         );
+        let said = set("UCI_Variant", "egaraguti").unwrap().unwrap();
+        assert!(said.starts_with("info string variant egaraguti"), "{said}");
+        assert_eq!(session.variant(), Variant::Egaraguti);
+        assert_eq!(
+            (
+                settings.hash_mib,
+                settings.multipv,
+                settings.skill_level,
+                settings.seed
+            ),
+            (1, 3, 4, 9)
+        );
+        assert!(settings.ponder && settings.limit_strength);
+        assert_eq!(settings.move_overhead, Duration::from_millis(70));
+        assert_eq!(settings.elo, strength::MIN_ELO);
+        // A level by Elo: the weakest level of the variant played now.
+        assert_eq!(settings.search_mover(Variant::Egaraguti), Mover::Level(0));
+        settings.limit_strength = false;
+        assert_eq!(settings.search_mover(Variant::Egaraguti), Mover::Level(4));
     }
 
     #[test]

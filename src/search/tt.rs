@@ -11,8 +11,8 @@
 //! matches against the moves it generates, so a stored move is always a legal one.
 //!
 //! A probe most often misses the cache. Touching a child's bucket right after its move is
-//! made, ahead of its probe (a plain load: the prefetch instruction needs `unsafe`), did
-//! not make the search faster (wall ratio 1.01 to 1.07 at the same node count).
+//! made, ahead of its probe (a plain load), was measured and made the search slower
+//! (docs/experiments.md).
 
 use std::hash::Hash;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};

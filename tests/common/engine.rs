@@ -7,6 +7,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use ternion::protocol::reply::Reply;
+
 /// How long any expected line may take before the test fails.
 pub const PATIENCE: Duration = Duration::from_secs(30);
 
@@ -54,8 +56,28 @@ impl Engine {
             .expect("the engine reads");
     }
 
+    /// Sends one line as given (any text: the tests send hostile lines too).
     pub fn send(&mut self, line: &str) {
         self.write(&format!("{line}\n"));
+    }
+
+    /// Sends one command, written as the protocol's clients write it.
+    pub fn command(&mut self, command: &ternion::protocol::command::Command) {
+        self.send(&command.to_string());
+    }
+
+    /// Every reply up to and including the first that `wanted` accepts, read as the
+    /// protocol's clients read them.
+    pub fn replies_until(&self, wanted: impl Fn(&Reply) -> bool) -> Vec<Reply> {
+        let mut replies = Vec::new();
+        loop {
+            let reply = Reply::parse(&self.next_line());
+            let done = wanted(&reply);
+            replies.push(reply);
+            if done {
+                return replies;
+            }
+        }
     }
 
     /// The next line, failing the test after [`PATIENCE`].
@@ -102,7 +124,7 @@ impl Engine {
     }
 
     pub fn quit(mut self) {
-        self.send("quit");
+        self.command(&ternion::protocol::command::Command::Quit);
         self.child.wait().expect("the engine exits");
     }
 }

@@ -4,13 +4,13 @@
 use std::sync::Arc;
 
 use super::{EgaraGuti, EgaraMove, QUIET_PLY_LIMIT};
-use crate::games::playable::{Playable, Tablebases};
+use crate::games::playable::{LoadedTables, Playable};
 use crate::games::variant::Variant;
 use crate::search::{Oracle, Searchable};
 
 impl Searchable for EgaraGuti {
-    // Late move reductions reach 3 plies deeper in 1 s but gained nothing: +0.0 Elo
-    // [-16.1, +16.1] over 360 games at 1+0.01 (80% drawn), SPRT H0.
+    // Late move reductions reach 3 plies deeper in 1 s but gained nothing in a match
+    // (docs/experiments.md).
     const REDUCE_LATE_MOVES: bool = false;
 
     fn is_tactical(&self, mv: EgaraMove) -> bool {
@@ -41,8 +41,8 @@ impl Searchable for EgaraGuti {
 impl Playable for EgaraGuti {
     const VARIANT: Variant = Variant::Egaraguti;
 
-    fn oracle(tablebases: &Tablebases) -> Option<Arc<dyn Oracle<Self>>> {
-        let tablebase = tablebases.egaraguti.clone()?;
+    fn oracle(tables: &LoadedTables) -> Option<Arc<dyn Oracle<Self>>> {
+        let tablebase = tables.egaraguti.clone()?;
         Some(tablebase)
     }
 }

@@ -1,8 +1,8 @@
 //! Egara-guti's evaluation weights, one per feature of `eval.rs` in its order. Hand-set:
 //! 100 a man, 4 a step, 25 a man that can be leapt over (either way), 5 for the move, 8 for
 //! the apex and 4 for the points on the two ranks beside it; the points are counted from the
-//! corners of the own base (a1, i1). Fitted tables (README, Tuning the evaluation) predict
-//! results better but gained nothing measurable in matches, so the lead features stay at 0.
+//! corners of the own base (a1, i1). Fitted tables predict results better but gained
+//! nothing measurable in matches (docs/experiments.md), so the lead features stay at 0.
 
 #[rustfmt::skip]
 pub const WEIGHTS: [i32; 22] = [

@@ -25,10 +25,8 @@
 //! The send-back threat counts the moves and squares a capture costs by fixed rates, and the
 //! exposure is taken in quarters: each is one feature. The weights are in `weights.rs`.
 //!
-//! Both are computed at every evaluation. Skipping them where the race alone stands 300
-//! above beta (lazy evaluation; 0.1% of those skips were wrong) cost 12% fewer
-//! instructions to depth 12 in an endgame and none from the start, and played no better:
-//! -0.9 Elo [-32.1, +30.2] over 371 games at 1+0.01, SPRT H0.
+//! Both are computed at every evaluation: skipping them where the race alone stands far
+//! above beta (lazy evaluation) was measured and played no better (docs/experiments.md).
 
 use super::army::{Army, END, Piece};
 use super::race;

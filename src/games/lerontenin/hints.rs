@@ -12,13 +12,8 @@ use crate::search::levels::Levels;
 const ENDGAME_TURNS: u32 = 100;
 
 impl Searchable for Lerontenin {
-    // Late move reductions reach a ply deeper in 1 s, but no match showed a gain: one or
-    // two plies, +17.2 Elo [-2.1, +36.7] after 788 games at 1+0.01 (undecided); by the
-    // logarithms of depth and move number (depth 17 from the start in 1.2M nodes instead
-    // of 2.9M), -4.6 [-39.5, +30.1] after 299 games at 1+0.01 from 4-ply openings, SPRT
-    // H0. Nor did searching a ply deeper where frozen pieces leave two moves (within
-    // twice the iteration's depth; 2.1x to 2.8x the nodes to a depth): -3.5 [-38.7,
-    // +31.7] after 299 games at 1+0.01, SPRT H0.
+    // Late move reductions reach a ply deeper here, but no match showed a gain (two forms
+    // measured), nor did a ply more at nodes of two moves: see docs/experiments.md.
     const REDUCE_LATE_MOVES: bool = false;
 
     fn is_tactical(&self, mv: LeronteninMove) -> bool {

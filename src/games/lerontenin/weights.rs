@@ -1,10 +1,8 @@
 //! Lerontenin's evaluation weights, one per feature of `eval.rs` in its order, fitted by
 //! `ternion tune` to 900,000 positions of 1,600 self-play games (300 steps from the
-//! hand-set table: 1000 a finished part, 30 a turn and 8 a move, 20 for the move; the fit
-//! run to 3,000 steps turned the parts' weight negative and lost 56 Elo). The move's bonus
-//! stays at the hand-set 20: the fit's 0 made a depth-3 search lose to the one-ply greedy
-//! player (46% over 200 games; with 20 it scores above 75%), the search's odd and even
-//! depths no longer agreeing.
+//! hand-set table: 1000 a finished part, 30 a turn and 8 a move, 20 for the move). The
+//! move's bonus stays at the hand-set 20. A longer fit, and the fit's own bonus of 0, were
+//! measured and lost (docs/experiments.md).
 
 #[rustfmt::skip]
 pub const WEIGHTS: [i32; 8] = [

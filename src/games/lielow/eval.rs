@@ -25,11 +25,9 @@
 //! evaluation's state, [`StackValues`]: the search keeps it up to date from what each move
 //! changed, so a position is evaluated without looking up every stack again.
 //!
-//! The evaluation is never lazy. The stacks' part is kept move by move, so quiescence could
-//! skip the rest where that part stands far above beta; but the rest spreads wide (from 1%
-//! to 99% of quiescence's stand-pats: -261 to +390 on 8x8, -513 to +764 on 9x9), and at a
-//! margin that errs in under 0.1% of the skips (250 on 8x8, 400 on 9x9) only 15.6% and
-//! 1.4% of stand-pats would skip it: at most about 2% of Lielow's time, 0.5% of 9x9's.
+//! The evaluation is never lazy: skipping the rest where the stacks' part stands far above
+//! beta was measured to save at most about 2% of the time, the rest spreading too wide
+//! (docs/experiments.md).
 
 use super::geometry::{Geometry, MAX_SIDE, MAX_SQUARES};
 use super::weights::BoardWeights;

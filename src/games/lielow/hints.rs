@@ -12,7 +12,8 @@ use crate::search::Searchable;
 /// What the search does differently on each board.
 pub trait BoardHints {
     /// Whether the search tests positions of this board with a null move: kept where a
-    /// match showed a gain (8x8: +18.5 Elo over 1,500 games; 9x9: +2.1 over 1,000, none).
+    /// match showed a gain (8x8: +18.5 Elo over 1,500 games); on 9x9 it showed none
+    /// (docs/experiments.md).
     const NULL_MOVE: bool;
 }
 

@@ -208,19 +208,6 @@ impl Tablebase {
         self.len() == 0
     }
 
-    /// The most men on the board such that every pair of that many men or fewer is loaded.
-    pub fn complete_up_to(&self) -> usize {
-        (2..=2 * index::MAX_MEN)
-            .take_while(|&total| {
-                solve::levels_of_total(total)
-                    .into_iter()
-                    .flat_map(solve::parts)
-                    .all(|m| self.get(m).is_some())
-            })
-            .last()
-            .unwrap_or(0)
-    }
-
     /// The value of a position for the side to move at counter 0: a side without men has
     /// lost; `None` when its table is not loaded.
     #[inline]

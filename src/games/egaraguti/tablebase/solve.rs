@@ -95,6 +95,20 @@ pub fn lower_materials(level: Material) -> Vec<Material> {
     lower
 }
 
+/// The most men on the board such that every level of that many men or fewer is in
+/// `tables`.
+pub fn complete_up_to(tables: &Tablebase) -> usize {
+    (2..=2 * MAX_MEN)
+        .take_while(|&total| {
+            levels_of_total(total)
+                .into_iter()
+                .flat_map(parts)
+                .all(|m| tables.get(m).is_some())
+        })
+        .last()
+        .unwrap_or(0)
+}
+
 /// The pairs of a level: one if both sides have as many men, else both ways round.
 pub fn parts(level: Material) -> Vec<Material> {
     if level.mover == level.other {

@@ -1,5 +1,6 @@
-//! Untrusted text made safe to echo on one line: error replies quote what they were given,
-//! and whatever they were given must not break a terminal, a log or a GUI's line reader.
+//! Untrusted text made safe to echo on one line: error replies and messages quote what they
+//! were given, and whatever they were given must not break a terminal, a log or a GUI's
+//! line reader. The one shortener of such text in the engine.
 
 /// The most characters of untrusted text an echo shows.
 pub const ECHO_LIMIT: usize = 60;
@@ -23,6 +24,11 @@ pub fn cut(text: &str, limit: usize) -> String {
     shown
 }
 
+/// `text` quoted in an error message of the text forms: echoed, between single quotes.
+pub fn quote(text: &str) -> String {
+    format!("'{}'", echo(text))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -33,5 +39,8 @@ mod tests {
         assert_eq!(echo(&"é".repeat(70)), format!("{}...", "é".repeat(60)));
         assert_eq!(echo(&"x".repeat(60)), "x".repeat(60));
         assert_eq!(echo("short"), "short");
+        assert_eq!(quote("d3d5"), "'d3d5'");
+        assert_eq!(quote("a\nb"), "'a?b'");
+        assert_eq!(quote(&"x".repeat(1000)), format!("'{}...'", "x".repeat(60)));
     }
 }
