@@ -228,31 +228,55 @@ fn the_full_engine_scores_97_percent_against_a_greedy_player_at_lerontenin() {
 #[test]
 fn every_kind_of_misbehaviour_loses_with_its_reason_and_the_match_goes_on() {
     // (fixture mode, limits, what the referee must say, {c} standing for the fixture's
-    // colour: p2 in game 1, p1 in game 2)
+    // colour: p2 in game 1, p1 in game 2). The margins and timeouts are wide: ternion, the
+    // other engine, must never lose its own moves on a busy machine, and every fixture that
+    // loses on time or by silence overshoots them by far.
     let cases: [(&str, &[&str], &str); 11] = [
         ("illegal", &["--nodes", "100"], "illegal move by {c}: a1a1"),
         ("garbage", &["--nodes", "100"], "illegal move by {c}: ~~!@#"),
         ("crash", &["--nodes", "100"], "{c} crashed"),
         (
             "hang",
-            &["--nodes", "100", "--timeout", "300"],
+            &["--nodes", "100", "--timeout", "2000"],
             "{c} did not answer",
         ),
-        ("hang", &["--movetime", "50"], "{c} lost on time"),
-        ("slow", &["--tc", "0.2+0"], "{c} lost on time"),
+        (
+            "hang",
+            &["--movetime", "50", "--timemargin", "1000"],
+            "{c} lost on time",
+        ),
+        // The fixture sleeps a second: past the 0.2 s clock and its margin.
+        (
+            "slow",
+            &["--tc", "0.2+0", "--timemargin", "500"],
+            "{c} lost on time",
+        ),
         (
             "none",
             &["--depth", "1"],
             "no move by {c} in a live position",
         ),
         // Output without end, from the first `go` on: the deadline holds all the same.
-        ("flood", &["--movetime", "100"], "{c} lost on time"),
-        ("floodmove", &["--movetime", "100"], "{c} lost on time"),
-        ("endless", &["--movetime", "100"], "{c} lost on time"),
+        (
+            "flood",
+            &["--movetime", "100", "--timemargin", "1000"],
+            "{c} lost on time",
+        ),
+        // About three seconds of flood before its move: past the move time and margin.
+        (
+            "floodmove",
+            &["--movetime", "100", "--timemargin", "1000"],
+            "{c} lost on time",
+        ),
+        (
+            "endless",
+            &["--movetime", "100", "--timemargin", "1000"],
+            "{c} lost on time",
+        ),
         // A UCI-only engine: the handshake falls back to `uci`, then its moves are judged.
         (
             "uci",
-            &["--nodes", "100", "--timeout", "600"],
+            &["--nodes", "100", "--timeout", "2000"],
             "illegal move by {c}: a1a1",
         ),
     ];
@@ -402,8 +426,8 @@ fn watched_match(args: &[&str]) -> (Output, u64, std::time::Duration) {
 
 #[test]
 fn no_output_an_engine_prints_fills_the_runner_or_holds_a_deadline() {
-    // At 100 ms a move plus the default 50 ms margin, each game is over in well under a
-    // second whatever the engine prints, and it loses on time.
+    // At 100 ms a move plus a margin of a second (wide, for a busy machine), each game is
+    // over in little more than a second whatever the engine prints, and it loses on time.
     for mode in ["flood", "floodmove", "endless"] {
         let engine = fixture(mode);
         let (output, peak_mib, took) = watched_match(&[
@@ -417,6 +441,8 @@ fn no_output_an_engine_prints_fills_the_runner_or_holds_a_deadline() {
             "2",
             "--movetime",
             "100",
+            "--timemargin",
+            "1000",
         ]);
         let summary = stdout(&output);
         assert!(output.status.success(), "{mode}: {summary}");
@@ -454,7 +480,7 @@ fn an_engine_that_cannot_start_is_a_setup_error() {
         ("", "the engine command is empty"),
         (
             &fixture("mute") as &str,
-            "did not start: no ugiok within 300 ms",
+            "did not start: no ugiok within 2000 ms",
         ),
         (
             "sh -c 'exit 7'",
@@ -479,7 +505,7 @@ fn an_engine_that_cannot_start_is_a_setup_error() {
                 "--nodes",
                 "100",
                 "--timeout",
-                "300",
+                "2000",
                 "--records",
                 records.path(),
             ])

@@ -3,9 +3,12 @@
 //! never flag: its time management spreads the clock over the moves each game is expected
 //! to last and keeps its move overhead in reserve on every move.
 //!
-//! The default run plays 20 Lerontenin games (about 650 plies each) and 30 Lielow games, and
-//! 6 Lerontenin games at 1 s sudden death (800 to 1,500 plies each); the full figure, 100 games of each at 1 s + 10 ms,
-//! is an ignored test:
+//! The default run plays 20 Lerontenin games (about 650 plies each) and 30 Lielow games at
+//! 1 s + 10 ms: an increment well above what a busy machine adds to a move, so that the
+//! test holds with other work running beside it (it passed with two CPU-bound processes
+//! beside it). The ignored tests are the timing figures: 100 games of each at 1 s + 10 ms,
+//! and 1 s sudden death for Lerontenin's 800 to 1,500 plies, where every millisecond the
+//! system adds to a move comes off the clock (on an idle machine it keeps 280 to 620 ms):
 //! `cargo test --release --test clock -- --ignored --nocapture`.
 
 use std::process::Command;
@@ -68,7 +71,12 @@ fn long_games_at_a_fast_clock_never_flag() {
     // One after the other: two games at once already fill the two cores.
     assert_no_flag_falls("lerontenin", 20, "1+0.01");
     assert_no_flag_falls("lielow", 30, "1+0.01");
-    // Sudden death: 1 s for a game of 400 to 750 moves a side, overhead and all.
+}
+
+#[test]
+#[ignore = "a timing figure of an idle machine (about a minute): run with --ignored --nocapture"]
+fn sudden_death_at_lerontenin_never_flags() {
+    // 1 s for a game of 400 to 750 moves a side, overhead and all.
     assert_no_flag_falls("lerontenin", 6, "1");
 }
 

@@ -3,6 +3,7 @@
 //! transposition table; the read-only file mappings of tables and networks belong here
 //! too. Every `unsafe` block carries its safety argument.
 #![allow(unsafe_code)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 /// The smallest page on the systems ternion runs on; `madvise` takes whole pages.
 const PAGE: usize = 4096;
