@@ -317,6 +317,49 @@ fn every_kind_of_misbehaviour_loses_with_its_reason_and_the_match_goes_on() {
 }
 
 #[test]
+fn matches_against_seeded_movers_repeat_whatever_the_concurrency() {
+    // A weakened level and a mixed mover draw at random: each game's draws come from the
+    // match's seed and the game's number (the runner sets `Seed` before every game), not
+    // from what the process played before.
+    let level = format!("{TERNION} --play level:2");
+    let mixed = format!("{TERNION} --play greedy:50");
+    let games_at = |concurrency: &str| {
+        let records = Scratch::new(&format!("repeat-{concurrency}.txt"));
+        run_match(&[
+            "--engine",
+            &level,
+            "--engine",
+            &mixed,
+            "--variant",
+            "lielow",
+            "--games",
+            "12",
+            "--depth",
+            "2",
+            "--concurrency",
+            concurrency,
+            "--seed",
+            "5",
+            "--records",
+            records.path(),
+        ]);
+        let mut games: Vec<(u32, Vec<String>)> = records
+            .records()
+            .iter()
+            .map(|r| (r.tag("Game").unwrap().parse().unwrap(), r.moves.clone()))
+            .collect();
+        games.sort();
+        games
+    };
+    let one_by_one = games_at("1");
+    assert_eq!(one_by_one.len(), 12);
+    assert_eq!(one_by_one, games_at("2"), "two at a time");
+    assert_eq!(one_by_one, games_at("4"), "four at a time");
+    // The draws differ from game to game: the two games of an opening are not replayed.
+    assert_ne!(one_by_one[0].1, one_by_one[1].1);
+}
+
+#[test]
 fn the_sequential_test_stops_a_decided_match() {
     // Self-play scores about half, far from the 200 Elo that H0 claims at least: H0 is
     // accepted long before the 200 games. Node-limited games repeat exactly, so this ends

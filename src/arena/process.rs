@@ -48,6 +48,8 @@ pub struct EngineProcess {
     stderr: Arc<Mutex<VecDeque<String>>>,
     /// The name it gave in the handshake (`id name ...`), or its command.
     pub name: String,
+    /// The options it listed in the handshake, by name.
+    pub options: Vec<String>,
 }
 
 impl EngineProcess {
@@ -111,6 +113,7 @@ impl EngineProcess {
             lines,
             stderr: kept,
             name: command.to_owned(),
+            options: Vec::new(),
         };
         if let Err(error) = engine.handshake(timeout) {
             let why = match error {
@@ -157,6 +160,7 @@ impl EngineProcess {
                     Ok(Reply::Id { field, value }) if field == "name" => {
                         self.name = crate::core::printable::echo(&value);
                     }
+                    Ok(Reply::Option(option)) => self.options.extend(option_name(&option)),
                     Ok(Reply::UgiOk | Reply::UciOk) => return Ok(()),
                     Ok(_) => {}
                     Err(EngineError::TimedOut) => break,
@@ -206,6 +210,12 @@ impl EngineProcess {
                 return Ok(reply);
             }
         }
+    }
+
+    /// Whether the engine listed an option called `name` (in any case, as UCI compares
+    /// option names).
+    pub fn has_option(&self, name: &str) -> bool {
+        self.options.iter().any(|listed| listed.eq_ignore_ascii_case(name))
     }
 
     /// Sets an option (`setoption name <name> value <value>`).
@@ -296,3 +306,10 @@ impl Drop for EngineProcess {
         kill_group(&mut self.child);
     }
 }
+/// The name of an option listed as `name <words...> type ...` (after `option`).
+fn option_name(listing: &str) -> Option<String> {
+    let rest = listing.strip_prefix("name ")?;
+    let name = rest.split(" type ").next()?.trim();
+    (!name.is_empty()).then(|| name.to_owned())
+}
+

@@ -156,7 +156,8 @@ fn referee<G: Playable>(
     }
 }
 
-fn failure(error: EngineError, by: Player) -> Termination {
+/// How an engine that did not answer `by`'s move loses the game: a crash or a hang.
+pub(super) fn failure(error: EngineError, by: Player) -> Termination {
     match error {
         EngineError::Crashed => Termination::Crash { by },
         EngineError::TimedOut => Termination::Hang { by },

@@ -180,6 +180,9 @@ fn play_scheduled<G: Playable>(
             false => format!("{} ({})", names[seat], commands[seat]),
         });
     }
+    if started.is_ok() {
+        started = seed_the_game(config, index, engines);
+    }
     let verdict = match started {
         Err(termination) => {
             let loser = termination.culprit().unwrap_or(Player::P1);
@@ -217,6 +220,50 @@ fn play_scheduled<G: Playable>(
         names,
         least_time_left: verdict.least_time_left,
     }
+}
+
+/// The seed of game `index` for the engine in `seat`: from the match's seed and the game's
+/// number alone, so that a game's draws (a level's, a baseline mover's) do not depend on
+/// which process played the games before it. Within what a 32-bit spin box holds.
+fn game_seed(match_seed: u64, index: u32, seat: usize) -> u64 {
+    let mut rng = fastrand::Rng::with_seed(
+        match_seed ^ (u64::from(index) << 1 | seat as u64).wrapping_mul(0xD1B5_4A32_D192_ED03),
+    );
+    rng.u64(..=i32::MAX as u64)
+}
+
+/// Gives each engine that has a `Seed` option (and was not given one on the command line)
+/// the seed of game `index`; an engine that does not answer cannot play it.
+fn seed_the_game(
+    config: &MatchConfig,
+    index: u32,
+    engines: &mut [Option<EngineProcess>; 2],
+) -> Result<(), Termination> {
+    let first_engine_as = first_engine_colour(index);
+    for (seat, engine) in engines.iter_mut().enumerate() {
+        let Some(engine) = engine.as_mut() else {
+            continue;
+        };
+        let chosen = config.engines[seat]
+            .options
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("Seed"));
+        if chosen || !engine.has_option("Seed") {
+            continue;
+        }
+        let seed = game_seed(config.seed, index, seat).to_string();
+        if let Err(error) = engine
+            .set_option("Seed", &seed)
+            .and_then(|()| engine.ping(config.patience.answer_timeout))
+        {
+            let colour = match (seat, first_engine_as) {
+                (0, colour) => colour,
+                (_, colour) => colour.opponent(),
+            };
+            return Err(referee::failure(error, colour));
+        }
+    }
+    Ok(())
 }
 
 /// Starts engine `seat`, sets the variant and its options, and waits until it is ready;
