@@ -215,7 +215,9 @@ impl EngineProcess {
     /// Whether the engine listed an option called `name` (in any case, as UCI compares
     /// option names).
     pub fn has_option(&self, name: &str) -> bool {
-        self.options.iter().any(|listed| listed.eq_ignore_ascii_case(name))
+        self.options
+            .iter()
+            .any(|listed| listed.eq_ignore_ascii_case(name))
     }
 
     /// Sets an option (`setoption name <name> value <value>`).
@@ -312,4 +314,3 @@ fn option_name(listing: &str) -> Option<String> {
     let name = rest.split(" type ").next()?.trim();
     (!name.is_empty()).then(|| name.to_owned())
 }
-

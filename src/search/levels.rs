@@ -87,7 +87,10 @@ impl Level {
     /// Each line's score gets a push: part of its shortfall from the best line made up,
     /// and a random share of the lines' spread (Stockfish's skill levels choose so). The
     /// nearer the weakness is to 128, the nearer the lines are to an equal chance; at 0
-    /// the best line is always taken.
+    /// the best line is always taken. Lines that end within [`CLOSE`] of the best pushed
+    /// score are as good as tied for a player who strays at all: one of them is drawn, so
+    /// that a level varies its play with its seed wherever its lines are close (with a
+    /// zero spread the push alone would always pick the same one).
     pub fn pick<M: Copy>(&self, lines: &[(Score, M)], rng: &mut fastrand::Rng) -> Option<M> {
         let (&(top, first), rest) = lines.split_first()?;
         if rest.is_empty() || self.weakness == 0 {
@@ -96,17 +99,27 @@ impl Level {
         let top = raw(top);
         let weakness = self.weakness;
         let spread = (top - raw(lines[lines.len() - 1].0)).min(self.spread_cap);
-        let mut best = (i32::MIN, first);
-        for &(score, mv) in lines {
-            let score = raw(score);
-            let push = (weakness * (top - score) + spread * rng.i32(0..weakness)) / 128;
-            if score + push >= best.0 {
-                best = (score + push, mv);
-            }
-        }
-        Some(best.1)
+        let pushed: Vec<(i32, M)> = lines
+            .iter()
+            .map(|&(score, mv)| {
+                let score = raw(score);
+                let push = (weakness * (top - score) + spread * rng.i32(0..weakness)) / 128;
+                (score + push, mv)
+            })
+            .collect();
+        let best = pushed.iter().map(|&(score, _)| score).max()?;
+        let close: Vec<M> = pushed
+            .iter()
+            .filter(|&&(score, _)| score >= best - CLOSE)
+            .map(|&(_, mv)| mv)
+            .collect();
+        Some(close[rng.usize(..close.len())])
     }
 }
+
+/// How near (in centipawns) two pushed lines count as tied: a twentieth of a piece, less
+/// than any evaluation term tells apart.
+pub const CLOSE: i32 = 5;
 
 /// A score as one number, proven results beyond any evaluation.
 fn raw(score: Score) -> i32 {
@@ -181,6 +194,18 @@ mod tests {
         // The same seed gives the same picks.
         assert_eq!(picks(MIDDLE, &close, 50), picks(MIDDLE, &close, 50));
         assert_eq!(WEAKEST.pick::<usize>(&[], &mut fastrand::Rng::new()), None);
+    }
+
+    #[test]
+    fn close_lines_are_drawn_at_random() {
+        // Level 5's shape: two lines, a small push. Tied or close lines both come up.
+        let level = Level::new(2, 20_000, 2, 30, 100);
+        for scores in [[40, 40], [40, 37]] {
+            let counts = picks(level, &lines(&scores), 400);
+            assert!(counts.iter().all(|&n| n > 100), "{scores:?}: {counts:?}");
+        }
+        // Lines far apart keep the small push's order.
+        assert_eq!(picks(level, &lines(&[40, 0]), 400), vec![400, 0]);
     }
 
     #[test]
