@@ -133,9 +133,23 @@ impl fmt::Display for CommandError {
     }
 }
 
+/// A line read as a command, with the words it ignored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reading {
+    pub command: Command,
+    /// Words after a command that takes none (`stop now`): ignored, as UCI engines do, so
+    /// that a front end that pads a command is not left waiting for its answer.
+    pub ignored: Option<String>,
+}
+
 impl Command {
-    /// Parses one line of input.
+    /// Parses one line of input (words after a command that takes none are ignored).
     pub fn parse(line: &str) -> Result<Command, CommandError> {
+        Command::read(line).map(|reading| reading.command)
+    }
+
+    /// Parses one line of input, keeping the words ignored after a command that takes none.
+    pub fn read(line: &str) -> Result<Reading, CommandError> {
         let normal = line.split_ascii_whitespace().collect::<Vec<_>>().join(" ");
         let Some(word) = normal.split(' ').next().filter(|w| !w.is_empty()) else {
             return Err(CommandError::Empty);
@@ -161,7 +175,10 @@ impl Command {
             _ => return Err(CommandError::UnknownCommand(echo(word))),
         };
         parsed
-            .map(|(_, command)| command)
+            .map(|(rest, command)| Reading {
+                command,
+                ignored: (!rest.is_empty()).then(|| rest.to_owned()),
+            })
             .map_err(|_| CommandError::BadArguments {
                 command: word.to_owned(),
                 detail: format!("cannot read '{}'", echo(&normal)),
@@ -185,13 +202,11 @@ fn token(input: &str) -> IResult<&str, &str> {
     .parse(input)
 }
 
-/// A command word with nothing after it.
+/// A command word that takes no arguments; what follows it is left unread (ignored).
 fn bare<'a>(
     command: Command,
 ) -> impl Parser<&'a str, Output = Command, Error = nom::error::Error<&'a str>> {
-    map(terminated(take_till1(|c| c == ' '), eof), move |_| {
-        command.clone()
-    })
+    map(token, move |_| command.clone())
 }
 
 fn debug(input: &str) -> IResult<&str, Command> {
@@ -561,13 +576,28 @@ mod tests {
         assert_eq!(parse("quit"), Command::Quit);
         assert_eq!(parse("d"), Command::Display);
         assert_eq!(parse("eval"), Command::Eval);
-        assert_eq!(bad("eval now"), "bad-arguments");
+        assert_eq!(parse("eval now"), Command::Eval);
         assert_eq!(parse("help"), Command::Help);
         assert_eq!(parse("ponderhit"), Command::PonderHit);
         assert_eq!(parse("debug on"), Command::Ignored);
         assert_eq!(bad("ugix"), "unknown-command");
         assert_eq!(bad("UGI"), "unknown-command");
-        assert_eq!(bad("isready now"), "bad-arguments");
+        // Words after a command that takes none are ignored, and said to be.
+        for (line, command) in [
+            ("isready now", Command::IsReady),
+            ("stop now", Command::Stop),
+            ("quit  now please", Command::Quit),
+            ("ucinewgame x", Command::NewGame),
+        ] {
+            let reading = Command::read(line).unwrap();
+            assert_eq!(reading.command, command, "{line}");
+            assert!(reading.ignored.is_some(), "{line}");
+        }
+        assert_eq!(Command::read("stop").unwrap().ignored, None);
+        assert_eq!(
+            Command::read("quit now please").unwrap().ignored.as_deref(),
+            Some("now please")
+        );
         assert_eq!(bad("debug maybe"), "bad-arguments");
         assert_eq!(Command::parse(" \t "), Err(CommandError::Empty));
     }

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
-use super::command::{Command, CommandError, GoCommand, PositionCommand, Query};
+use super::command::{Command, CommandError, GoCommand, PositionCommand, Query, Reading};
 use super::format;
 use super::options::{self, Caps, OPTIONS, Settings, Target};
 use crate::core::Player;
@@ -122,8 +122,13 @@ impl Daemon {
 
     /// Handles one input line; `false` means quit.
     pub fn handle(&mut self, line: &str) -> bool {
-        let command = match Command::parse(line) {
-            Ok(command) => command,
+        let command = match Command::read(line) {
+            Ok(Reading { command, ignored }) => {
+                if let Some(words) = ignored {
+                    self.say(format::info_string(format!("ignored '{}'", echo(&words))));
+                }
+                command
+            }
             Err(CommandError::Empty) => return true,
             Err(error) => {
                 self.error(error.kind(), &error);
