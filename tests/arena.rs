@@ -231,10 +231,17 @@ fn every_kind_of_misbehaviour_loses_with_its_reason_and_the_match_goes_on() {
     // colour: p2 in game 1, p1 in game 2). The margins and timeouts are wide: ternion, the
     // other engine, must never lose its own moves on a busy machine, and every fixture that
     // loses on time or by silence overshoots them by far.
-    let cases: [(&str, &[&str], &str); 11] = [
+    let cases: [(&str, &[&str], &str); 12] = [
         ("illegal", &["--nodes", "100"], "illegal move by {c}: a1a1"),
         ("garbage", &["--nodes", "100"], "illegal move by {c}: ~~!@#"),
         ("crash", &["--nodes", "100"], "{c} crashed"),
+        // Its child still holds the pipe: the engine's own end is a crash all the same,
+        // seen long before the timeout.
+        (
+            "orphan",
+            &["--nodes", "100", "--timeout", "20000"],
+            "{c} crashed",
+        ),
         (
             "hang",
             &["--nodes", "100", "--timeout", "2000"],
@@ -314,6 +321,7 @@ fn every_kind_of_misbehaviour_loses_with_its_reason_and_the_match_goes_on() {
         assert_eq!(parsed[0].tag("Result"), Some("p1win"), "{mode}");
         assert_eq!(parsed[1].tag("Result"), Some("p2win"), "{mode}");
     }
+    assert!(!running(&["sleep", "3177"]), "the orphan's child is left");
 }
 
 #[test]
@@ -357,6 +365,48 @@ fn matches_against_seeded_movers_repeat_whatever_the_concurrency() {
     assert_eq!(one_by_one, games_at("4"), "four at a time");
     // The draws differ from game to game: the two games of an opening are not replayed.
     assert_ne!(one_by_one[0].1, one_by_one[1].1);
+}
+
+#[test]
+fn an_answer_to_no_go_is_ignored_and_counted() {
+    // Every answer of the second engine comes twice: the second, stale, must not be taken
+    // for the answer to its next `go`.
+    let twice = format!("{} {TERNION}", fixture("twice"));
+    let records = Scratch::new("stale-answers.txt");
+    let output = run_match(&[
+        "--engine",
+        TERNION,
+        "--engine",
+        &twice,
+        "--variant",
+        "lielow",
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--records",
+        records.path(),
+    ]);
+    let summary = stdout(&output);
+    assert!(
+        summary.contains("every game ended by the rules"),
+        "{summary}"
+    );
+    for (record, twice_as) in records.records().iter().zip(["p2", "p1"]) {
+        assert_eq!(record.tag("Reason"), Some("rules"));
+        let stale = record.tag("Stale").unwrap_or_else(|| panic!("{record:?}"));
+        let counts: Vec<u32> = stale
+            .split(' ')
+            .skip(1)
+            .step_by(2)
+            .map(|n| n.parse().unwrap())
+            .collect();
+        let (own, other) = match twice_as {
+            "p1" => (counts[0], counts[1]),
+            _ => (counts[1], counts[0]),
+        };
+        assert!(own > 0 && other == 0, "{stale}");
+    }
 }
 
 #[test]

@@ -27,6 +27,8 @@ use crate::protocol::reply::Reply;
 pub const MAX_LINE: usize = 1 << 20;
 /// Lines read ahead of the runner at most: past this the engine waits on its pipe.
 const QUEUE: usize = 1_024;
+/// How often a wait for a line also asks whether the engine has exited.
+const EXIT_POLL: Duration = Duration::from_millis(50);
 /// The lines of the engine's stderr kept to explain a failed start.
 const STDERR_LINES: usize = 5;
 
@@ -50,6 +52,9 @@ pub struct EngineProcess {
     pub name: String,
     /// The options it listed in the handshake, by name.
     pub options: Vec<String>,
+    /// The `bestmove` lines it sent that answered no `go` (a second answer, say): ignored,
+    /// as cutechess ignores them, and counted.
+    pub stale_answers: u32,
 }
 
 impl EngineProcess {
@@ -114,6 +119,7 @@ impl EngineProcess {
             stderr: kept,
             name: command.to_owned(),
             options: Vec::new(),
+            stale_answers: 0,
         };
         if let Err(error) = engine.handshake(timeout) {
             let why = match error {
@@ -181,14 +187,24 @@ impl EngineProcess {
     /// The next line the engine prints, if it comes before `deadline`. The clock is read
     /// first: lines queued past the deadline do not count.
     fn next_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(EngineError::TimedOut);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(EngineError::TimedOut);
+            }
+            // Waited for in slices: an engine that exits while a child of its still holds
+            // its stdout never closes the pipe, but its own end is seen here.
+            match self.lines.recv_timeout(left.min(EXIT_POLL)) {
+                Ok(line) => return Ok(line),
+                Err(RecvTimeoutError::Disconnected) => return Err(EngineError::Crashed),
+                Err(RecvTimeoutError::Timeout) => {
+                    if matches!(self.child.try_wait(), Ok(Some(_))) {
+                        // What it wrote before it ended still counts.
+                        return self.lines.try_recv().map_err(|_| EngineError::Crashed);
+                    }
+                }
+            }
         }
-        self.lines.recv_timeout(left).map_err(|e| match e {
-            RecvTimeoutError::Timeout => EngineError::TimedOut,
-            RecvTimeoutError::Disconnected => EngineError::Crashed,
-        })
     }
 
     /// The next line the engine prints, read, if it comes before `deadline`.
@@ -242,6 +258,7 @@ impl EngineProcess {
         loop {
             match self.next_reply(deadline)? {
                 Reply::ReadyOk => return Ok(errors),
+                Reply::BestMove { .. } => self.stale_answers += 1,
                 Reply::Info(info) if errors.len() < 16 => {
                     if let Some(error) = info.error() {
                         errors.push(crate::core::printable::echo(&format!(
@@ -262,6 +279,13 @@ impl EngineProcess {
         go: &Command,
         deadline: Duration,
     ) -> Result<(String, Duration), EngineError> {
+        // Whatever came since the last answer answered no `go`: a `bestmove` among it is
+        // stale, not the answer to this one.
+        while let Ok(line) = self.lines.try_recv() {
+            if Reply::parse(&line).is_best_move() {
+                self.stale_answers += 1;
+            }
+        }
         let started = Instant::now();
         self.send(go)?;
         let deadline = started + deadline;

@@ -2,8 +2,8 @@
 //!
 //! One block per game: tag lines `[Name "value"]` (the game number, the variant, the
 //! engines, the opening, the start position after it, the result and its reason, the final
-//! position and the number of plies), then the engines' moves, several to a line, then a
-//! blank line. Tag values escape `"` and `\` with a backslash. Moves are in the game's own
+//! position and the number of plies; with `Stale`, the answers each side sent to no `go`,
+//! when there were any), then the engines' moves, several to a line, then a blank line. Tag values escape `"` and `\` with a backslash. Moves are in the game's own
 //! notation, so a record replays with nothing but the rules library.
 
 use std::fmt;
@@ -149,6 +149,8 @@ pub struct GameRecord {
     pub termination: Termination,
     /// The position string at the end.
     pub final_position: String,
+    /// The `bestmove` lines each colour sent that answered no `go`, ignored.
+    pub stale_answers: [u32; 2],
 }
 
 /// Moves per line in the move section.
@@ -187,6 +189,10 @@ impl fmt::Display for GameRecord {
         ];
         for (name, value) in tags {
             writeln!(f, "[{name} \"{}\"]", escape(&value))?;
+        }
+        if self.stale_answers != [0, 0] {
+            let [p1, p2] = self.stale_answers;
+            writeln!(f, "[Stale \"p1 {p1} p2 {p2}\"]")?;
         }
         for line in self.moves.chunks(MOVES_PER_LINE) {
             writeln!(f, "{}", line.join(" "))?;
@@ -246,7 +252,19 @@ impl ParsedRecord {
             outcome,
             termination,
             final_position: tag("Final")?.to_owned(),
+            stale_answers: match self.tag("Stale") {
+                None => [0, 0],
+                Some(text) => parse_stale(text).ok_or_else(|| at(format!("stale '{text}'")))?,
+            },
         })
+    }
+}
+
+/// Reads a `Stale` tag: `p1 <n> p2 <n>`.
+fn parse_stale(text: &str) -> Option<[u32; 2]> {
+    match text.split(' ').collect::<Vec<_>>().as_slice() {
+        ["p1", p1, "p2", p2] => Some([p1.parse().ok()?, p2.parse().ok()?]),
+        _ => None,
     }
 }
 
@@ -297,6 +315,7 @@ mod tests {
                 text: "zz".to_owned(),
             },
             final_position: "x".to_owned(),
+            stale_answers: [0, 2],
         };
         let text = format!("{record}{record}");
         let parsed = parse_records(&text).expect("well formed");

@@ -49,6 +49,8 @@ pub struct Verdict {
     /// With a clock: the least time any engine had left after a move of this game (before
     /// its increment), the margin of safety its time management kept.
     pub least_time_left: Option<Duration>,
+    /// The `bestmove` lines each colour sent that answered no `go`, ignored.
+    pub stale_answers: [u32; 2],
 }
 
 /// Plays one game from `game` (the position after the opening, reached by `opening` from
@@ -61,8 +63,19 @@ pub fn play<G: Playable>(
     patience: Patience,
 ) -> Verdict {
     let mut log = GameLog::default();
-    let (outcome, termination) = referee(&mut game, opening, engines, limits, patience, &mut log);
+    let [p1, p2] = engines;
+    let stale_before = [p1.stale_answers, p2.stale_answers];
+    let (outcome, termination) = referee(
+        &mut game,
+        opening,
+        [&mut *p1, &mut *p2],
+        limits,
+        patience,
+        &mut log,
+    );
+    let stale = [p1.stale_answers, p2.stale_answers];
     Verdict {
+        stale_answers: [0, 1].map(|colour| stale[colour] - stale_before[colour]),
         outcome,
         termination,
         moves: log.moves,

@@ -192,6 +192,7 @@ fn play_scheduled<G: Playable>(
                 moves: Vec::new(),
                 final_position: start.clone(),
                 least_time_left: None,
+                stale_answers: [0, 0],
             }
         }
         Ok(()) => {
@@ -215,6 +216,7 @@ fn play_scheduled<G: Playable>(
             outcome: verdict.outcome,
             termination: verdict.termination,
             final_position: verdict.final_position,
+            stale_answers: verdict.stale_answers,
         },
         first_engine_as,
         names,
