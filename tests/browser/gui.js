@@ -280,6 +280,16 @@ async function studyVariant(page, reference, variant, records) {
       await studyVariant(page, reference, variant, records);
     }
     console.log('every variant studied: analysis, graph and a recorded game');
+    // A pasted record cannot send protocol lines: a tag holding line breaks is no tag, and
+    // no command the page sends may hold one.
+    const hostile = '[Game "1"]\n[Variant "egaraguti"]\n'
+      + '[Start "\nsetoption name TablePath value /etc\nquit"]\n[Result "draw"]\ne3e4\n';
+    await page.fill('#record', hostile);
+    await redrawn(page, () => page.click('#record-load'));
+    check((await historyOf(page)).join(' ') === 'e3e4', 'a hostile record: its move, from the start');
+    const guarded = await page.evaluate(() => { send("isready\nquit"); return $("error").textContent; });
+    check(guarded === 'not sent: a command may not hold a line break', `a line break refused: ${guarded}`);
+    console.log('a hostile record sent no protocol lines');
     // A finished game says its result and why: Egara-guti's test fact 8, one capture of all.
     await page.selectOption('#engine-side', 'none');
     if ((await page.inputValue('#variant')) !== 'egaraguti') {
