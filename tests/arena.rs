@@ -834,6 +834,8 @@ fn bad_command_lines_get_one_line_and_exit_status_2() {
         format!("{two_engines} --nodes 1 --shard 3/3"),
         format!("{two_engines} --nodes 1 --shard half"),
         format!("{two_engines} --nodes 1 --option 3:Hash=1"),
+        format!("{two_engines} --nodes 1 --concurrency 0"),
+        format!("{two_engines} --tc -1+0"),
     ];
     for args in cases {
         let output = Command::new(TERNION)
@@ -845,5 +847,9 @@ fn bad_command_lines_get_one_line_and_exit_status_2() {
         assert_eq!(output.status.code(), Some(2), "{args}: {error}");
         assert_eq!(error.lines().count(), 1, "{args}: {error}");
         assert!(output.stdout.is_empty(), "{args}");
+        if args.contains("--tc -1") {
+            // In the clock's own words, not the argument parser's.
+            assert!(error.contains("tc: '-1+0' is not <seconds>"), "{error}");
+        }
     }
 }

@@ -123,6 +123,8 @@ fn bad_input_gives_one_line_on_stderr_and_status_2() {
             "Hash takes a whole number from 1 to 4096",
         ),
         (&["bench", "--threads", "0"], "Threads takes a whole number"),
+        (&["bench", "0"], "0 is not in 1..=64"),
+        (&["bench", "65"], "65 is not in 1..=64"),
         (&["stats"], "<RECORDS>"),
         (&["stats", "/nonexistent/records.txt"], "cannot read"),
         (&["frobnicate"], ""),

@@ -25,7 +25,8 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 2)]
     games: u32,
     /// A clock per side: <seconds>[+<increment seconds>], for example 10+0.1.
-    #[arg(long, value_name = "SEC+INC")]
+    // Hyphens allowed: a negative time is read, and refused, by the clock's own parser.
+    #[arg(long, value_name = "SEC+INC", allow_hyphen_values = true)]
     tc: Option<String>,
     /// A fixed time per move, in milliseconds.
     #[arg(long, value_name = "MS")]
@@ -37,8 +38,8 @@ pub struct MatchArgs {
     #[arg(long)]
     nodes: Option<u64>,
     /// Games played at once.
-    #[arg(long, default_value_t = 1)]
-    concurrency: usize,
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    concurrency: u32,
     /// Random plies from the start before the engines take over; each opening is played
     /// twice with colours swapped.
     #[arg(long, default_value_t = 0, value_name = "PLIES")]
@@ -131,7 +132,7 @@ fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
         variant,
         games: args.games,
         limits: limits(args)?,
-        concurrency: args.concurrency.max(1),
+        concurrency: args.concurrency as usize,
         opening_plies: args.openings,
         seed: args.seed,
         sprt: (!args.sprt.is_empty())

@@ -16,7 +16,7 @@ use nom::multi::many0;
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
-use super::options::MAX_PERFT_DEPTH;
+use super::options::{MAX_BENCH_DEPTH, MAX_PERFT_DEPTH};
 use crate::core::printable::echo;
 
 /// One protocol command.
@@ -546,10 +546,11 @@ fn query(input: &str) -> IResult<&str, Command> {
     Ok((input, Command::Query(what)))
 }
 
-/// `bench [depth]`.
+/// `bench [depth]`, the depth from 1 to [`MAX_BENCH_DEPTH`].
 fn bench(input: &str) -> IResult<&str, Command> {
     let (input, _) = keyword("bench").parse(input)?;
-    let (input, depth) = terminated(opt(decimal_u32), eof).parse(input)?;
+    let depth = verify(decimal_u32, |&depth| (1..=MAX_BENCH_DEPTH).contains(&depth));
+    let (input, depth) = terminated(opt(depth), eof).parse(input)?;
     Ok((input, Command::Bench(depth)))
 }
 
@@ -822,6 +823,9 @@ mod tests {
         assert_eq!(parse("bench"), Command::Bench(None));
         assert_eq!(parse("bench 5"), Command::Bench(Some(5)));
         assert_eq!(bad("bench five"), "bad-arguments");
+        assert_eq!(parse("bench 64"), Command::Bench(Some(64)));
+        assert_eq!(bad("bench 0"), "bad-arguments");
+        assert_eq!(bad("bench 65"), "bad-arguments");
     }
 
     #[test]

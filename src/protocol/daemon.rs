@@ -413,9 +413,6 @@ impl Daemon {
     }
 
     fn bench(&mut self, depth: Option<u32>) {
-        if depth == Some(0) {
-            return self.error("bad-arguments", "bench: the depth must be at least 1");
-        }
         self.in_background(format::bench_total(0, 0), move |sink, stop| {
             let totals = crate::bench::run_until(depth, 1, stop, &mut |line| {
                 sink(format::bench_line(&line))
