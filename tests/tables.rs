@@ -199,13 +199,13 @@ fn the_probe_answers_the_rules_test_facts() {
     let output = probe("5/3/3/w/b1b/1b1/5 w 0 1", &[]);
     assert_eq!(
         text(&output.stdout),
-        "win for the side to move, decided within 1 plies\n"
+        "win for the side to move, decided within 1 ply\n"
     );
     // The same position with the colours swapped and turned upside down.
     let output = probe("5/1w1/w1w/b/3/3/5 b 0 1", &[]);
     assert_eq!(
         text(&output.stdout),
-        "win for the side to move, decided within 1 plies\n"
+        "win for the side to move, decided within 1 ply\n"
     );
     // After the capture the game is over.
     let output = probe("5/3/3/w/b1b/1b1/5 w 0 1", &["e4c2g2e4"]);
@@ -648,10 +648,10 @@ fn the_line_values_every_move_and_plays_to_the_result_the_probe_gives() {
     let out = text(&output.stdout);
     assert!(output.status.success(), "{}", text(&output.stderr));
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "win for the side to move, decided within 1 plies");
-    assert_eq!(lines[1], "move e4c2g2e4 win in 1 plies", "{out}");
+    assert_eq!(lines[0], "win for the side to move, decided within 1 ply");
+    assert_eq!(lines[1], "move e4c2g2e4 win in 1 ply", "{out}");
     assert_eq!(lines[lines.len() - 2], "line e4c2g2e4");
-    assert_eq!(lines[lines.len() - 1], "result p1win after 1 plies");
+    assert_eq!(lines[lines.len() - 1], "result p1win after 1 ply");
     // Seeded positions of up to 6 men: the line ends as the probe says for the side to
     // move, and every legal move is listed.
     let mut rng = fastrand::Rng::with_seed(11);

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use super::record::{GameRecord, ParsedRecord, Termination, outcome_name};
 use super::schedule::{first_engine_colour, seated};
 use super::stats::{Sprt, SprtState, Tally};
+use crate::core::printable::plies;
 use crate::core::{Outcome, Player};
 
 /// What a worker reports for each game.
@@ -95,14 +96,14 @@ impl MatchSummary {
     /// The line of a game just accounted: its result, then the match's state.
     pub(super) fn game_line(&self, record: &GameRecord, to_play: u32, started: Instant) -> String {
         let mut line = format!(
-            "game {} ({} of {to_play} done): {} - {}: {} ({}), {} plies | {}",
+            "game {} ({} of {to_play} done): {} - {}: {} ({}), {} | {}",
             record.number,
             self.tally.games(),
             record.players[0],
             record.players[1],
             outcome_name(record.outcome),
             record.termination,
-            record.opening.len() + record.moves.len(),
+            plies((record.opening.len() + record.moves.len()) as u64),
             self.standing(),
         );
         if let Some(sprt) = &self.sprt {

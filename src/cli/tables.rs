@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use ternion::arena::record::parse_records;
+use ternion::core::printable::plies;
 use ternion::core::{Outcome, Player, Wdl};
 use ternion::games::Variant;
 use ternion::games::egaraguti::EgaraGuti;
@@ -251,16 +252,16 @@ fn run_line(args: &LineArgs) -> Result<(), String> {
     })?;
     let mut out = format!("{} for the side to move", probe.value.name());
     if let Some(distance) = probe.distance {
-        out.push_str(&format!(", decided within {distance} plies"));
+        out.push_str(&format!(", decided within {}", plies(distance)));
     }
     out.push('\n');
     let values = line::move_values(&game, &tables)?;
     for value in &values {
         out.push_str(&format!(
-            "move {} {} in {} plies\n",
+            "move {} {} in {}\n",
             game.move_string(value.mv),
             value.value.name(),
-            value.distance
+            plies(value.distance)
         ));
     }
     let (moves, outcome) = line::perfect_line(&game, &tables, args.plies)?;
@@ -271,7 +272,10 @@ fn run_line(args: &LineArgs) -> Result<(), String> {
         Some(Outcome::Draw) => "draw",
         None => "unfinished",
     };
-    out.push_str(&format!("result {result} after {} plies\n", moves.len()));
+    out.push_str(&format!(
+        "result {result} after {}\n",
+        plies(moves.len() as u64)
+    ));
     io::stdout()
         .lock()
         .write_all(out.as_bytes())
@@ -392,7 +396,7 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
             let probe = tables.probe(&game).expect("the table was loaded");
             let mut line = format!("{} for the side to move", probe.value.name());
             if let Some(distance) = probe.distance {
-                line.push_str(&format!(", decided within {distance} plies"));
+                line.push_str(&format!(", decided within {}", plies(distance)));
             }
             if !probe.exact {
                 line.push_str(&format!(

@@ -24,6 +24,14 @@ pub fn cut(text: &str, limit: usize) -> String {
     shown
 }
 
+/// `n` plies, for people: `1 ply`, `2 plies`, `0 plies`.
+pub fn plies(n: impl Into<u64>) -> String {
+    match n.into() {
+        1 => "1 ply".to_owned(),
+        n => format!("{n} plies"),
+    }
+}
+
 /// `text` quoted in an error message of the text forms: echoed, between single quotes.
 pub fn quote(text: &str) -> String {
     format!("'{}'", echo(text))
@@ -40,6 +48,10 @@ mod tests {
         assert_eq!(echo(&"x".repeat(60)), "x".repeat(60));
         assert_eq!(echo("short"), "short");
         assert_eq!(quote("d3d5"), "'d3d5'");
+        assert_eq!(
+            [0u64, 1, 2].map(plies),
+            ["0 plies", "1 ply", "2 plies"].map(str::to_owned)
+        );
         assert_eq!(quote("a\nb"), "'a?b'");
         assert_eq!(quote(&"x".repeat(1000)), format!("'{}...'", "x".repeat(60)));
     }
