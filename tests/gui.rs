@@ -7,9 +7,16 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use ternion::games::{Variant, strength};
+use ternion::gui::session::{self, QUEUE_BYTES};
+use ternion::protocol::options::DEFAULT_HASH_MIB;
 use tungstenite::client::IntoClientRequest;
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
+
+/// The server's stated bound on memory with four clients that never read: each
+/// connection's daemon with its table, its queue full and its socket's write buffer full,
+/// and the server itself (before the queue was bounded, four such clients took 553 MiB).
+const MEMORY_BOUND_MIB: u64 = 32 + 4 * (DEFAULT_HASH_MIB + 2 * (QUEUE_BYTES as u64 >> 20));
 
 /// The server as a child process, killed when dropped.
 struct Server {
@@ -271,4 +278,39 @@ fn a_page_daemon_takes_a_small_table_and_few_threads() {
         replies[0].starts_with("info string error bad-option-value: Threads 3"),
         "{replies:?}"
     );
+}
+
+/// The server's peak resident memory so far, in MiB.
+fn peak_mib(server: &Server) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id())).unwrap();
+    let kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches(" kB").parse().ok())
+        .expect("VmHWM in /proc/<pid>/status");
+    kib / 1024
+}
+
+#[test]
+fn clients_that_do_not_read_cannot_fill_the_server() {
+    // Four clients each send one full message of `query svg` lines (about 6,500 pictures
+    // owed) and never read. Each connection's replies wait in a bounded queue: one that
+    // falls that far behind is closed and its daemon stopped.
+    let server = start();
+    let lines = "query svg\n".repeat(session::MAX_MESSAGE / 10 - 1);
+    let mut clients = Vec::new();
+    for _ in 0..4 {
+        let mut socket = page_socket(&server).0;
+        socket.send(Message::text(lines.clone())).unwrap();
+        clients.push(socket);
+    }
+    // Long enough for every daemon to answer every line, were nothing bounded.
+    std::thread::sleep(Duration::from_secs(3));
+    let peak = peak_mib(&server);
+    assert!(peak < MEMORY_BOUND_MIB, "the server peaked at {peak} MiB");
+    drop(clients);
+    // The server still serves.
+    let (mut socket, _, _) = page_socket(&server);
+    socket.send(Message::text("query variant")).unwrap();
+    assert_eq!(until(&mut socket, "response"), ["response lielow"]);
 }

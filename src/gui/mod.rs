@@ -15,7 +15,8 @@
 //! refused: no DNS rebinding), and a WebSocket must come from this server's page (`Origin`).
 //! Requests and messages are capped in size, connections in number (a connection takes
 //! its slot only once its request has come, so silent sockets keep nobody out), each
-//! page's daemon in table size and threads, and nothing is written to disk.
+//! page's daemon in table size and threads, the replies a connection holds for a client
+//! that does not read (see [`session`]), and nothing is written to disk.
 
 pub mod http;
 pub mod session;

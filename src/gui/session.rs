@@ -1,9 +1,15 @@
 //! One WebSocket connection of `ternion gui`, driving a daemon of its own: every text
 //! message is one or more protocol lines, every line the daemon says is one message.
+//!
+//! A client that does not read cannot make the server hold its replies: they wait in a
+//! queue of at most [`QUEUE_BYTES`], and a write blocks at most [`WRITE_TIME`]. A client
+//! that falls further behind is closed and its daemon stopped, as is the daemon of a
+//! client that leaves.
 
 use std::io::ErrorKind;
 use std::net::TcpStream;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -21,6 +27,11 @@ use crate::protocol::options::Caps;
 pub const MAX_MESSAGE: usize = 64 * 1024;
 /// How often the connection looks for what the daemon said while the client is silent.
 const POLL: Duration = Duration::from_millis(10);
+/// The most bytes of replies a connection holds for its client (a search's lines and a
+/// few pictures take far less): a client that falls further behind is closed.
+pub const QUEUE_BYTES: usize = 4 << 20;
+/// The longest a write to the client may block.
+pub const WRITE_TIME: Duration = Duration::from_secs(10);
 /// What a page's daemon may take: up to 16 connections share one machine, so each gets a
 /// small table and few threads (16 x 64 MiB at most, not 16 x 4 GiB).
 pub const PAGE_CAPS: Caps = Caps {
@@ -33,7 +44,8 @@ pub const PAGE_CAPS: Caps = Caps {
 pub fn run(stream: TcpStream) {
     let config = WebSocketConfig::default()
         .max_message_size(Some(MAX_MESSAGE))
-        .max_frame_size(Some(MAX_MESSAGE));
+        .max_frame_size(Some(MAX_MESSAGE))
+        .max_write_buffer_size(QUEUE_BYTES);
     let mut socket = match tungstenite::accept_with_config(stream, Some(config)) {
         Ok(socket) => socket,
         Err(error) => {
@@ -41,21 +53,40 @@ pub fn run(stream: TcpStream) {
             return;
         }
     };
-    if socket.get_mut().set_read_timeout(Some(POLL)).is_err() {
+    let stream = socket.get_mut();
+    if stream.set_read_timeout(Some(POLL)).is_err()
+        || stream.set_write_timeout(Some(WRITE_TIME)).is_err()
+    {
         return;
     }
+    // The replies not yet written, in bytes, and whether the client fell too far behind.
+    let queued = Arc::new(AtomicUsize::new(0));
+    let behind = Arc::new(AtomicBool::new(false));
     let (said, to_send) = mpsc::channel::<String>();
-    let sink: Sink = Arc::new(move |line: String| {
-        let _ = said.send(line);
-    });
+    let sink: Sink = {
+        let (queued, behind) = (Arc::clone(&queued), Arc::clone(&behind));
+        Arc::new(move |line: String| {
+            let size = line.len();
+            if queued.fetch_add(size, Ordering::SeqCst) + size > QUEUE_BYTES {
+                queued.fetch_sub(size, Ordering::SeqCst);
+                behind.store(true, Ordering::SeqCst);
+            } else if said.send(line).is_err() {
+                queued.fetch_sub(size, Ordering::SeqCst);
+            }
+        })
+    };
     let mut daemon = Daemon::new(Variant::Lielow, sink).with_caps(PAGE_CAPS);
     'session: loop {
         let mut wrote = false;
         while let Ok(line) = to_send.try_recv() {
+            queued.fetch_sub(line.len(), Ordering::SeqCst);
             if socket.write(Message::text(line)).is_err() {
                 break 'session;
             }
             wrote = true;
+        }
+        if behind.load(Ordering::SeqCst) {
+            break;
         }
         if wrote && socket.flush().is_err() {
             break;
@@ -65,7 +96,7 @@ pub fn run(stream: TcpStream) {
                 for line in text.lines() {
                     if line.len() > MAX_LINE {
                         daemon.line_too_long(MAX_LINE);
-                    } else if !daemon.handle(line) {
+                    } else if !daemon.handle(line) || behind.load(Ordering::SeqCst) {
                         break 'session;
                     }
                 }
@@ -89,6 +120,16 @@ pub fn run(stream: TcpStream) {
         }
     }
     daemon.stop_for_exit();
+    if behind.load(Ordering::SeqCst) {
+        log::info!("gui: a client fell {QUEUE_BYTES} bytes behind: closed");
+        let frame = CloseFrame {
+            code: CloseCode::Policy,
+            reason: "too far behind in reading".into(),
+        };
+        let _ = socket.close(Some(frame));
+        let _ = socket.flush();
+        return;
+    }
     // What the daemon said last (a `bestmove` after a stop) still goes out.
     while let Ok(line) = to_send.try_recv() {
         if socket.write(Message::text(line)).is_err() {
