@@ -7,7 +7,10 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use ternion::games::{Variant, strength};
-use ternion::gui::session::{self, QUEUE_BYTES};
+use ternion::gui::{
+    self,
+    session::{self, QUEUE_BYTES},
+};
 use ternion::protocol::options::DEFAULT_HASH_MIB;
 use tungstenite::client::IntoClientRequest;
 use tungstenite::stream::MaybeTlsStream;
@@ -32,8 +35,14 @@ impl Drop for Server {
 }
 
 fn start() -> Server {
+    start_with(&[])
+}
+
+/// The server with these further arguments.
+fn start_with(args: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ternion"))
         .args(["gui", "--port", "0"])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -214,18 +223,63 @@ fn a_short_game_over_the_socket() {
     assert!(closed);
 }
 
+/// The CPU time the server has used so far, in clock ticks (user and system).
+fn cpu_ticks(server: &Server) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", server.child.id())).unwrap();
+    // The fields after the command's closing parenthesis; utime and stime are the 12th
+    // and 13th of them.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
 #[test]
-fn silent_connections_do_not_keep_the_page_down() {
+fn silent_connections_keep_nobody_out_and_cost_nothing() {
     let server = start();
     let port = server.port;
-    // More silent sockets than the server serves connections at once.
-    let silent: Vec<TcpStream> = (0..30)
+    // More silent sockets than the server keeps waiting: the oldest make room.
+    let silent: Vec<TcpStream> = (0..gui::MAX_WAITING + 40)
         .map(|_| TcpStream::connect(("127.0.0.1", port)).unwrap())
         .collect();
-    std::thread::sleep(Duration::from_millis(100));
+    std::thread::sleep(Duration::from_millis(200));
     let page = get(port, "/", &format!("Host: 127.0.0.1:{port}\r\n"));
     assert!(page.starts_with("HTTP/1.1 200 OK\r\n"), "{page}");
+    // Waiting costs no CPU: each waiting thread sleeps in a read (polling every 5 ms, 250
+    // of them once took 1.6 s of CPU in 3.6 s).
+    let before = cpu_ticks(&server);
+    std::thread::sleep(Duration::from_secs(2));
+    let spent = cpu_ticks(&server) - before;
+    assert!(spent < 20, "{spent} ticks of CPU in 2 s of waiting");
     drop(silent);
+}
+
+#[test]
+fn an_idle_socket_is_closed_and_frees_its_place() {
+    let server = start_with(&["--idle", "1"]);
+    let (mut socket, _, _) = page_socket(&server);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let closed = loop {
+        match socket.read() {
+            Ok(Message::Close(_)) | Err(_) => break true,
+            Ok(_) if Instant::now() < deadline => {}
+            Ok(_) => break false,
+        }
+    };
+    assert!(closed, "an idle socket stays open");
+    // A socket that talks stays.
+    let (mut talking, _, _) = page_socket(&server);
+    for _ in 0..4 {
+        std::thread::sleep(Duration::from_millis(400));
+        talking.send(Message::text("query variant")).unwrap();
+        assert_eq!(
+            until(&mut talking, "response").last().unwrap(),
+            "response lielow"
+        );
+    }
 }
 
 #[test]

@@ -10,6 +10,11 @@ pub struct GuiArgs {
     /// The port on 127.0.0.1 (0: any free port; the address is printed).
     #[arg(long, default_value_t = 8080)]
     port: u16,
+    /// Seconds a page's WebSocket may send nothing before it is closed (its daemon
+    /// stopped, its place freed for another page).
+    #[arg(long, value_name = "SECONDS", default_value_t = ternion::gui::DEFAULT_IDLE.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    idle: u64,
 }
 
 /// Runs the command until it is killed; `Err` carries the one-line message for stderr.
@@ -22,5 +27,6 @@ pub fn run(args: &GuiArgs) -> Result<(), String> {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{url}").and_then(|()| out.flush());
     drop(out);
-    ternion::gui::serve(listener).map_err(|e| format!("the server stopped: {e}"))
+    let idle = std::time::Duration::from_secs(args.idle);
+    ternion::gui::serve(listener, idle).map_err(|e| format!("the server stopped: {e}"))
 }

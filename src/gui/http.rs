@@ -1,9 +1,9 @@
-//! The HTTP side of `ternion gui`: one request per connection, read without being taken
-//! off the socket (so that the WebSocket handshake can read it again), checked, answered.
+//! The HTTP side of `ternion gui`: one request per connection, its head read (blocking:
+//! a connection that waits for its head costs a sleeping thread, no CPU), checked,
+//! answered; a WebSocket's handshake reads the head again from [`Replayed`].
 
-use std::io::{Read, Write};
+use std::io::{Cursor, Read, Write};
 use std::net::TcpStream;
-use std::thread;
 use std::time::{Duration, Instant};
 
 use super::session;
@@ -27,8 +27,33 @@ pub struct Request {
     pub upgrade: Option<String>,
     /// `Sec-WebSocket-Key`, which a WebSocket handshake must carry.
     pub websocket_key: Option<String>,
-    /// The length of the request head, blank line included.
-    pub head_len: usize,
+}
+
+/// A connection whose first bytes were read already: reads give those bytes again first,
+/// then the socket's (so that the WebSocket handshake reads the whole request); writes go
+/// to the socket.
+pub struct Replayed {
+    read: Cursor<Vec<u8>>,
+    pub stream: TcpStream,
+}
+
+impl Read for Replayed {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        if (self.read.position() as usize) < self.read.get_ref().len() {
+            return self.read.read(buffer);
+        }
+        self.stream.read(buffer)
+    }
+}
+
+impl Write for Replayed {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.stream.write(bytes)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.stream.flush()
+    }
 }
 
 /// How many headers a request may carry.
@@ -51,8 +76,8 @@ pub enum Parsed {
 pub fn parse_request(bytes: &[u8]) -> Parsed {
     let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
     let mut parsed = httparse::Request::new(&mut headers);
-    let head_len = match parsed.parse(bytes) {
-        Ok(httparse::Status::Complete(length)) => length,
+    match parsed.parse(bytes) {
+        Ok(httparse::Status::Complete(_)) => {}
         Ok(httparse::Status::Partial) => return Parsed::Partial,
         Err(httparse::Error::TooManyHeaders) => return Parsed::Invalid(431),
         Err(_) => return Parsed::Invalid(400),
@@ -65,7 +90,6 @@ pub fn parse_request(bytes: &[u8]) -> Parsed {
     let mut request = Request {
         method: method.to_owned(),
         path: path.to_owned(),
-        head_len,
         ..Request::default()
     };
     for header in parsed.headers.iter() {
@@ -102,66 +126,71 @@ pub fn origin_allowed(origin: Option<&str>, port: u16) -> bool {
     })
 }
 
-/// Looks at the request on `stream` without reading it, waiting for its head to arrive:
-/// the status to answer when it does not.
-pub fn peek_request(stream: &TcpStream) -> Result<Request, u16> {
-    let _ = stream.set_read_timeout(Some(REQUEST_TIME));
-    let started = Instant::now();
-    let mut buffer = vec![0u8; MAX_REQUEST];
+/// Reads the request on `stream` until its head has come, within [`REQUEST_TIME`]: the
+/// request and every byte read (the head and what followed it), or the status to answer.
+/// Each read blocks until bytes come: the wait costs no CPU.
+pub fn read_request(stream: &mut TcpStream) -> Result<(Request, Vec<u8>), u16> {
+    let deadline = Instant::now() + REQUEST_TIME;
+    let mut bytes = Vec::with_capacity(1024);
+    let mut chunk = [0u8; 1024];
     loop {
-        let seen = stream.peek(&mut buffer).map_err(|_| 408u16)?;
-        if seen == 0 {
-            return Err(400);
-        }
-        match parse_request(&buffer[..seen]) {
-            Parsed::Complete(request) => return Ok(request),
-            Parsed::Invalid(status) => return Err(status),
-            Parsed::Partial => {}
-        }
-        if seen == MAX_REQUEST {
-            return Err(431);
-        }
-        if started.elapsed() > REQUEST_TIME {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
             return Err(408);
         }
-        thread::sleep(Duration::from_millis(5));
+        let read = match stream.read(&mut chunk) {
+            Ok(0) => return Err(400),
+            Ok(read) => read,
+            Err(_) => return Err(408),
+        };
+        bytes.extend_from_slice(&chunk[..read]);
+        match parse_request(&bytes) {
+            Parsed::Complete(request) => return Ok((request, bytes)),
+            Parsed::Invalid(status) => return Err(status),
+            Parsed::Partial if bytes.len() >= MAX_REQUEST => return Err(431),
+            Parsed::Partial => {}
+        }
     }
 }
 
 /// Answers a connection whose request head could not be read with `status`.
 pub fn refuse(stream: TcpStream, status: u16) {
-    respond(stream, status, "text/plain", "bad request\n", 0);
+    respond(stream, status, "text/plain", "bad request\n");
 }
 
-/// Serves one connection whose request head is `request`: the page, the WebSocket, or an
+/// Serves one connection whose request head is `request`, `read` being every byte read
+/// of it so far: the page, the WebSocket (closed after `idle` without a message), or an
 /// error.
-pub fn handle(stream: TcpStream, request: &Request, port: u16) {
-    let head = request.head_len;
+pub fn handle(stream: TcpStream, request: &Request, read: Vec<u8>, port: u16, idle: Duration) {
     if !host_allowed(request.host.as_deref(), port) {
-        return respond(stream, 403, "text/plain", "unknown host\n", head);
+        return respond(stream, 403, "text/plain", "unknown host\n");
     }
     if request.method != "GET" {
-        return respond(stream, 405, "text/plain", "only GET\n", head);
+        return respond(stream, 405, "text/plain", "only GET\n");
     }
     match request.path.as_str() {
-        "/" | "/index.html" => respond(stream, 200, "text/html; charset=utf-8", PAGE, head),
-        "/levels.json" => respond(stream, 200, "application/json", &levels_json(), head),
+        "/" | "/index.html" => respond(stream, 200, "text/html; charset=utf-8", PAGE),
+        "/levels.json" => respond(stream, 200, "application/json", &levels_json()),
         "/ws" => {
             let upgrade = request
                 .upgrade
                 .as_deref()
                 .is_some_and(|u| u.eq_ignore_ascii_case("websocket"));
             if !upgrade {
-                respond(stream, 426, "text/plain", "a WebSocket only\n", head);
+                respond(stream, 426, "text/plain", "a WebSocket only\n");
             } else if request.websocket_key.is_none() {
-                respond(stream, 400, "text/plain", "no Sec-WebSocket-Key\n", head);
+                respond(stream, 400, "text/plain", "no Sec-WebSocket-Key\n");
             } else if !origin_allowed(request.origin.as_deref(), port) {
-                respond(stream, 403, "text/plain", "not from this page\n", head);
+                respond(stream, 403, "text/plain", "not from this page\n");
             } else {
-                session::run(stream);
+                let stream = Replayed {
+                    read: Cursor::new(read),
+                    stream,
+                };
+                session::run(stream, idle);
             }
         }
-        _ => respond(stream, 404, "text/plain", "not here\n", head),
+        _ => respond(stream, 404, "text/plain", "not here\n"),
     }
 }
 
@@ -183,18 +212,14 @@ pub fn levels_json() -> String {
 
 /// Refuses a connection beyond the limit.
 pub fn refuse_busy(stream: TcpStream) {
-    respond(stream, 503, "text/plain", "too many connections\n", 0);
+    respond(stream, 503, "text/plain", "too many connections\n");
 }
 
-/// Answers with `status` and `body`, after reading the `head` bytes of the request off
-/// the socket, and closes.
-fn respond(mut stream: TcpStream, status: u16, content_type: &str, body: &str, head: usize) {
-    if head > 0 {
-        let mut request = vec![0u8; head];
-        let _ = stream.read_exact(&mut request);
-    } else {
-        // A request that could not be read is drained (a little of it) before the answer:
-        // closing on unread bytes would reset the connection and lose the answer.
+/// Answers with `status` and `body`, and closes. An error first drains (a little of)
+/// what the client sent beyond the head read: closing on unread bytes would reset the
+/// connection and lose the answer.
+fn respond(mut stream: TcpStream, status: u16, content_type: &str, body: &str) {
+    if status != 200 {
         let _ = stream.set_read_timeout(Some(Duration::from_millis(50)));
         let mut drained = [0u8; 4096];
         let mut total = 0;
@@ -244,7 +269,6 @@ mod tests {
             (request.method.as_str(), request.path.as_str()),
             ("GET", "/ws")
         );
-        assert_eq!(request.head_len, text.len() - 4);
         assert!(host_allowed(request.host.as_deref(), 8080));
         assert!(!host_allowed(request.host.as_deref(), 8081));
         assert!(origin_allowed(request.origin.as_deref(), 8080));

@@ -14,25 +14,33 @@
 //! its `Host` header (a page of another site that resolves its own name to 127.0.0.1 is
 //! refused: no DNS rebinding), and a WebSocket must come from this server's page (`Origin`).
 //! Requests and messages are capped in size, connections in number (a connection takes
-//! its slot only once its request has come, so silent sockets keep nobody out), each
+//! its slot only once its request has come, and the oldest of the connections still
+//! waiting for theirs makes room for a new one, so silent sockets keep nobody out), idle
+//! WebSockets in time ([`DEFAULT_IDLE`]), each
 //! page's daemon in table size and threads, the replies a connection holds for a client
 //! that does not read (see [`session`]), and nothing is written to disk.
 
 pub mod http;
 pub mod session;
 
+use std::collections::VecDeque;
 use std::io;
-use std::net::{Ipv4Addr, SocketAddr, TcpListener};
-use std::sync::Arc;
+use std::net::{Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
+use std::time::Duration;
 
 /// Connections served at once; more are refused until one ends. A connection takes its
 /// slot once its request head has come: a silent connection holds none.
 pub const MAX_CONNECTIONS: usize = 16;
-/// Connections whose request head has not come yet (each waits at most
-/// `http::REQUEST_TIME` on a thread of its own); more are refused at once.
+/// Connections whose request head has not come yet, each waiting at most
+/// `http::REQUEST_TIME` on a sleeping thread of its own. When a new connection finds them
+/// all taken, the oldest is dropped: silent sockets never keep a real request out.
 pub const MAX_WAITING: usize = 256;
+/// How long a page's WebSocket may send nothing before it is closed (its daemon stopped,
+/// its slot freed); the page then says to reload it.
+pub const DEFAULT_IDLE: Duration = Duration::from_secs(15 * 60);
 
 /// Binds the server to 127.0.0.1 on `port` (0: any free port) and returns the listener and
 /// the address it got.
@@ -42,40 +50,78 @@ pub fn bind(port: u16) -> io::Result<(TcpListener, SocketAddr)> {
     Ok((listener, address))
 }
 
-/// Serves the page and its WebSockets on `listener` for ever, one thread a connection.
-pub fn serve(listener: TcpListener) -> io::Result<()> {
+/// The connections waiting for their request head, oldest first, each with its number.
+#[derive(Default)]
+struct Waiting {
+    next: u64,
+    queue: VecDeque<(u64, TcpStream)>,
+}
+
+impl Waiting {
+    /// Adds `stream` (its handle, to drop it if need be), dropping the oldest when all
+    /// the waiting places are taken; its number.
+    fn admit(&mut self, stream: &TcpStream) -> u64 {
+        if self.queue.len() >= MAX_WAITING
+            && let Some((_, oldest)) = self.queue.pop_front()
+        {
+            // Its thread's read ends at once; it answers nobody.
+            let _ = oldest.shutdown(Shutdown::Both);
+        }
+        let number = self.next;
+        self.next += 1;
+        if let Ok(handle) = stream.try_clone() {
+            self.queue.push_back((number, handle));
+        }
+        number
+    }
+
+    /// Connection `number` no longer waits.
+    fn leave(&mut self, number: u64) {
+        self.queue.retain(|(other, _)| *other != number);
+    }
+}
+
+/// Serves the page and its WebSockets on `listener` for ever, one thread a connection; a
+/// WebSocket that sends nothing for `idle` is closed.
+pub fn serve(listener: TcpListener, idle: Duration) -> io::Result<()> {
     let port = listener.local_addr()?.port();
     let open = Arc::new(AtomicUsize::new(0));
-    let waiting = Arc::new(AtomicUsize::new(0));
+    let waiting = Arc::new(Mutex::new(Waiting::default()));
     for stream in listener.incoming() {
-        let Ok(stream) = stream else {
+        let Ok(mut stream) = stream else {
             continue;
         };
-        if waiting.fetch_add(1, Ordering::SeqCst) >= MAX_WAITING {
-            waiting.fetch_sub(1, Ordering::SeqCst);
-            http::refuse_busy(stream);
-            continue;
-        }
-        let (open, done_waiting) = (Arc::clone(&open), Arc::clone(&waiting));
+        // No thread panics while it holds the lock: a poisoned one is still whole.
+        let number = waiting
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .admit(&stream);
+        let (open, still_waiting) = (Arc::clone(&open), Arc::clone(&waiting));
         let spawned = thread::Builder::new()
             .name("gui-connection".into())
             .spawn(move || {
-                let request = http::peek_request(&stream);
-                done_waiting.fetch_sub(1, Ordering::SeqCst);
+                let request = http::read_request(&mut stream);
+                still_waiting
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .leave(number);
                 match request {
                     Err(status) => http::refuse(stream, status),
-                    Ok(request) => {
+                    Ok((request, read)) => {
                         if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
                             http::refuse_busy(stream);
                         } else {
-                            http::handle(stream, &request, port);
+                            http::handle(stream, &request, read, port, idle);
                         }
                         open.fetch_sub(1, Ordering::SeqCst);
                     }
                 }
             });
         if let Err(error) = spawned {
-            waiting.fetch_sub(1, Ordering::SeqCst);
+            waiting
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .leave(number);
             log::warn!("gui: no thread for a connection: {error}");
         }
     }

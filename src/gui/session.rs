@@ -7,17 +7,18 @@
 //! client that leaves.
 
 use std::io::ErrorKind;
-use std::net::TcpStream;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
+use std::time::Instant;
 
 use tungstenite::protocol::WebSocketConfig;
 use tungstenite::protocol::frame::CloseFrame;
 use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::{Error, Message};
 
+use super::http::Replayed;
 use crate::games::Variant;
 use crate::protocol::daemon::{Daemon, Sink};
 use crate::protocol::input::MAX_LINE;
@@ -40,8 +41,8 @@ pub const PAGE_CAPS: Caps = Caps {
 };
 
 /// Completes the WebSocket handshake on `stream` and serves the protocol on it until the
-/// client leaves or sends `quit`.
-pub fn run(stream: TcpStream) {
+/// client leaves, sends `quit`, or sends nothing for `idle`.
+pub fn run(stream: Replayed, idle: Duration) {
     let config = WebSocketConfig::default()
         .max_message_size(Some(MAX_MESSAGE))
         .max_frame_size(Some(MAX_MESSAGE))
@@ -53,7 +54,7 @@ pub fn run(stream: TcpStream) {
             return;
         }
     };
-    let stream = socket.get_mut();
+    let stream = &socket.get_mut().stream;
     if stream.set_read_timeout(Some(POLL)).is_err()
         || stream.set_write_timeout(Some(WRITE_TIME)).is_err()
     {
@@ -76,6 +77,7 @@ pub fn run(stream: TcpStream) {
         })
     };
     let mut daemon = Daemon::new(Variant::Lielow, sink).with_caps(PAGE_CAPS);
+    let mut last_message = Instant::now();
     'session: loop {
         let mut wrote = false;
         while let Ok(line) = to_send.try_recv() {
@@ -88,10 +90,31 @@ pub fn run(stream: TcpStream) {
         if behind.load(Ordering::SeqCst) {
             break;
         }
+        if last_message.elapsed() >= idle {
+            log::info!(
+                "gui: a client sent nothing for {} s: closed",
+                idle.as_secs()
+            );
+            let frame = CloseFrame {
+                code: CloseCode::Away,
+                reason: "idle".into(),
+            };
+            daemon.stop_for_exit();
+            let _ = socket.close(Some(frame));
+            let _ = socket.flush();
+            return;
+        }
         if wrote && socket.flush().is_err() {
             break;
         }
-        match socket.read() {
+        let read = socket.read();
+        if matches!(
+            read,
+            Ok(Message::Text(_) | Message::Binary(_) | Message::Ping(_))
+        ) {
+            last_message = Instant::now();
+        }
+        match read {
             Ok(Message::Text(text)) => {
                 for line in text.lines() {
                     if line.len() > MAX_LINE {
