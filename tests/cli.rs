@@ -103,7 +103,7 @@ fn bad_input_gives_one_line_on_stderr_and_status_2() {
         (&["perft", "lielow", "65"], "65 is not in 0..=64"),
         (
             &["analyze", "lielow", "--depth", "200"],
-            "200 is not in 1..=127",
+            "200 is not in 0..=127",
         ),
         // The protocol's bounds of Hash and Threads hold on the command line too.
         (
@@ -162,6 +162,16 @@ fn a_flag_after_the_moves_is_still_a_flag() {
         .filter(|l| l.contains(": ") && !l.starts_with("Nodes"));
     assert_eq!(divided.count(), 46);
     assert!(text.contains("Nodes searched: 46"));
+}
+
+#[test]
+fn analyze_at_depth_0_searches_one_ply_as_go_depth_0_does() {
+    let output = ternion(&["analyze", "lielow", "--depth", "0"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let infos: Vec<&str> = text.lines().filter(|l| l.starts_with("info")).collect();
+    assert_eq!(infos.len(), 1, "{text}");
+    assert!(infos[0].starts_with("info depth 1 "), "{text}");
 }
 
 #[test]

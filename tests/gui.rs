@@ -304,6 +304,42 @@ fn requests_the_server_cannot_trust_or_serve_are_answered_plainly() {
     // A query string is still the page.
     let page = get(port, "/?x=1", &host);
     assert!(page.starts_with("HTTP/1.1 200 OK\r\n"), "{page}");
+    // A handshake that the WebSocket library refuses (no version) is answered too.
+    let versionless = get(
+        port,
+        "/ws",
+        &format!(
+            "{host}{origin}Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        ),
+    );
+    assert!(versionless.starts_with("HTTP/1.1 400"), "{versionless}");
+}
+
+/// A plain HTTP request of any method; returns the whole response.
+fn request(port: u16, method: &str, path: &str, headers: &str) -> String {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(stream, "{method} {path} HTTP/1.1\r\n{headers}\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    response
+}
+
+#[test]
+fn head_asks_for_the_headers_and_host_names_ignore_case() {
+    let server = start();
+    let port = server.port;
+    let page = get(port, "/", &format!("Host: 127.0.0.1:{port}\r\n"));
+    let head = request(port, "HEAD", "/", &format!("Host: 127.0.0.1:{port}\r\n"));
+    let (page_head, _) = page.split_once("\r\n\r\n").unwrap();
+    assert_eq!(
+        head,
+        format!("{page_head}\r\n\r\n"),
+        "the page's headers, no body"
+    );
+    let post = request(port, "POST", "/", &format!("Host: 127.0.0.1:{port}\r\n"));
+    assert!(post.starts_with("HTTP/1.1 405"), "{post}");
+    let shouted = get(port, "/", &format!("Host: LocalHost:{port}\r\n"));
+    assert!(shouted.starts_with("HTTP/1.1 200 OK\r\n"), "{shouted}");
 }
 
 #[test]

@@ -211,7 +211,18 @@ fn show_prints_the_diagram_or_writes_the_picture() {
     assert!(output.status.success());
     let diagram = String::from_utf8(output.stdout).unwrap();
     let game = EgaraGuti::parse_position("bbbbb/bbb/bbb/w/w1w/www/wwwww b 0 1").unwrap();
-    assert_eq!(diagram, game.diagram().join("\n") + "\n");
+    // The picture, then whose turn it is.
+    assert_eq!(diagram, game.diagram().join("\n") + "\nSide to move: p2\n");
+    let finished = ternion(&[
+        "show",
+        "egaraguti",
+        "--fen",
+        "5/3/3/w/b1b/1b1/5 w 0 1",
+        "--moves",
+        "e4c2g2e4",
+    ]);
+    let text = String::from_utf8(finished.stdout).unwrap();
+    assert!(text.ends_with("\nResult: p1win\n"), "{text}");
 
     let dir = std::env::temp_dir().join(format!("ternion-show-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -22,8 +22,9 @@ const DEEP: u32 = 30;
 pub struct AnalyzeArgs {
     #[command(flatten)]
     position: PositionArgs,
-    /// Search to this depth in plies (at most 127).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
+    /// Search to this depth in plies (at most 127; 0 searches one ply, as `go depth 0`
+    /// does: every search completes its first ply).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64))]
     depth: Option<u32>,
     /// Search for this many milliseconds.
     #[arg(long, value_name = "MS")]

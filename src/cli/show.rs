@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use ternion::arena::record::parse_records;
 use ternion::games::Playable;
+use ternion::protocol::format;
 
 use super::position::PositionArgs;
 
@@ -44,7 +45,17 @@ fn show<G: Playable>(args: &ShowArgs) -> Result<(), String> {
             .map_err(|e| format!("cannot write {}: {e}", path.display())),
         None => {
             let mut out = io::stdout().lock();
+            // The picture, then whose turn it is (or the result), as `d` says it.
             let mut text = game.diagram().join("\n");
+            match game.outcome() {
+                None => text.push_str(&format!(
+                    "\nSide to move: {}",
+                    format::player_word(game.side_to_move())
+                )),
+                Some(outcome) => {
+                    text.push_str(&format!("\nResult: {}", format::result_word(Some(outcome))))
+                }
+            }
             text.push('\n');
             out.write_all(text.as_bytes())
                 .map_err(|e| format!("cannot write the diagram: {e}"))

@@ -116,7 +116,10 @@ pub fn parse_request(bytes: &[u8]) -> Parsed {
 /// Whether a `Host` header names this server (and not some other name that resolves to
 /// the loopback address).
 pub fn host_allowed(host: Option<&str>, port: u16) -> bool {
-    host.is_some_and(|h| h == format!("127.0.0.1:{port}") || h == format!("localhost:{port}"))
+    // Host names are case-insensitive (`LocalHost:8080` is this server too).
+    host.is_some_and(|h| {
+        h == format!("127.0.0.1:{port}") || h.eq_ignore_ascii_case(&format!("localhost:{port}"))
+    })
 }
 
 /// Whether an `Origin` header is this server's own page.
@@ -165,12 +168,19 @@ pub fn handle(stream: TcpStream, request: &Request, read: Vec<u8>, port: u16, id
     if !host_allowed(request.host.as_deref(), port) {
         return respond(stream, 403, "text/plain", "unknown host\n");
     }
-    if request.method != "GET" {
-        return respond(stream, 405, "text/plain", "only GET\n");
+    // HEAD asks for the headers of what GET would give.
+    let head_only = request.method == "HEAD";
+    if request.method != "GET" && !head_only {
+        return respond(stream, 405, "text/plain", "only GET and HEAD\n");
     }
+    let page = |stream, content_type, body: &str| match head_only {
+        true => respond_head(stream, 200, content_type, body.len()),
+        false => respond(stream, 200, content_type, body),
+    };
     match request.path.as_str() {
-        "/" | "/index.html" => respond(stream, 200, "text/html; charset=utf-8", PAGE),
-        "/levels.json" => respond(stream, 200, "application/json", &levels_json()),
+        "/" | "/index.html" => page(stream, "text/html; charset=utf-8", PAGE),
+        "/levels.json" => page(stream, "application/json", &levels_json()),
+        "/ws" if head_only => respond(stream, 405, "text/plain", "a WebSocket only\n"),
         "/ws" => {
             let upgrade = request
                 .upgrade
@@ -215,6 +225,13 @@ pub fn refuse_busy(stream: TcpStream) {
     respond(stream, 503, "text/plain", "too many connections\n");
 }
 
+/// Answers HEAD with the headers of `status` and a body of `length` bytes, and closes.
+fn respond_head(mut stream: TcpStream, status: u16, content_type: &str, length: usize) {
+    let head = headers(status, content_type, length);
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.flush();
+}
+
 /// Answers with `status` and `body`, and closes. An error first drains (a little of)
 /// what the client sent beyond the head read: closing on unread bytes would reset the
 /// connection and lose the answer.
@@ -230,6 +247,13 @@ fn respond(mut stream: TcpStream, status: u16, content_type: &str, body: &str) {
             }
         }
     }
+    let response = headers(status, content_type, body.len()) + body;
+    let _ = stream.write_all(response.as_bytes());
+    let _ = stream.flush();
+}
+
+/// The status line and headers of an answer with a body of `length` bytes.
+fn headers(status: u16, content_type: &str, length: usize) -> String {
     let reason = match status {
         200 => "OK",
         400 => "Bad Request",
@@ -247,12 +271,10 @@ fn respond(mut stream: TcpStream, status: u16, content_type: &str, body: &str) {
     } else {
         ""
     };
-    let response = format!(
-        "HTTP/1.1 {status} {reason}\r\n{upgrade}Content-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nContent-Security-Policy: default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self' ws://127.0.0.1:* ws://localhost:*; img-src 'self' data:\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let _ = stream.write_all(response.as_bytes());
-    let _ = stream.flush();
+    format!(
+        "HTTP/1.1 {status} {reason}\r\n{upgrade}Content-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nContent-Security-Policy: default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self' ws://127.0.0.1:* ws://localhost:*; img-src 'self' data:\r\nConnection: close\r\n\r\n",
+        length
+    )
 }
 
 #[cfg(test)]

@@ -47,10 +47,15 @@ pub fn run(stream: Replayed, idle: Duration) {
         .max_message_size(Some(MAX_MESSAGE))
         .max_frame_size(Some(MAX_MESSAGE))
         .max_write_buffer_size(QUEUE_BYTES);
+    // The handshake takes the stream: a handle to it answers a request it refuses.
+    let answer = stream.stream.try_clone();
     let mut socket = match tungstenite::accept_with_config(stream, Some(config)) {
         Ok(socket) => socket,
         Err(error) => {
             log::info!("gui: a WebSocket handshake failed: {error}");
+            if let Ok(answer) = answer {
+                super::http::refuse(answer, 400);
+            }
             return;
         }
     };
