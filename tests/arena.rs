@@ -772,6 +772,13 @@ fn the_shards_of_a_match_merged_are_the_whole_match() {
     assert_eq!(merged, stats(&whole_file));
     assert!(merged.contains(": 14 games"), "{merged}");
     assert!(merged.contains("SPRT "), "{merged}");
+    assert!(!merged.contains("missing"), "{merged}");
+    // Two of the three shards: the games of the third are named as missing.
+    let partial = stats(&shard_files[..2]);
+    assert!(
+        partial.contains("games missing: 4 of the 14 numbered (game 3, 6, 9, 12)"),
+        "{partial}"
+    );
     // The same through the script a batch scheduler runs, its shards run here as processes.
     let dir = Scratch::new("script-shards");
     let output = Command::new(format!(

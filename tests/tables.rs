@@ -728,6 +728,16 @@ fn the_audit_passes_perfect_play_and_names_a_move_that_gives_value_away() {
         out.contains("1 games, W/D/L 1/0/0 for the audited player; from won starts 1/0/0"),
         "{out}"
     );
+    // Records of another game are named as such.
+    let lielow = records(&[("5/3/3/w/b1b/1b1/5 w 0 1", "e4c2g2e4", "p1win")])
+        .replace("[Variant \"egaraguti\"]", "[Variant \"lielow\"]");
+    let output = audit(&lielow);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        text(&output.stderr).contains("game 1: a game of lielow, not egaraguti"),
+        "{}",
+        text(&output.stderr)
+    );
     // A position where some first move is worse than the best: playing it is named.
     let mut rng = fastrand::Rng::with_seed(5);
     let (fen, worse, best, worst) = loop {

@@ -39,9 +39,37 @@ pub fn run(args: &StatsArgs) -> Result<(), String> {
     let sprt = (!args.sprt.is_empty())
         .then(|| Sprt::parse(&args.sprt))
         .transpose()?;
-    let report = summarize_records(&records, sprt)?.report();
+    let mut report = summarize_records(&records, sprt)?.report();
+    report.push_str(&missing_games(&records));
     io::stdout()
         .lock()
         .write_all(report.as_bytes())
         .map_err(|error| format!("cannot write the summary: {error}"))
+}
+
+/// A line naming the games missing below the highest number recorded (the shards of a
+/// match not all merged, say), or nothing.
+fn missing_games(records: &[ternion::arena::record::ParsedRecord]) -> String {
+    let numbers: std::collections::BTreeSet<u32> = records
+        .iter()
+        .filter_map(|record| record.tag("Game")?.parse().ok())
+        .collect();
+    let Some(&last) = numbers.last() else {
+        return String::new();
+    };
+    let missing: Vec<u32> = (1..=last).filter(|n| !numbers.contains(n)).collect();
+    if missing.is_empty() {
+        return String::new();
+    }
+    let shown: Vec<String> = missing.iter().take(10).map(u32::to_string).collect();
+    let more = if missing.len() > shown.len() {
+        ", ..."
+    } else {
+        ""
+    };
+    format!(
+        "games missing: {} of the {last} numbered (game {}{more}): a shard not merged?\n",
+        missing.len(),
+        shown.join(", ")
+    )
 }

@@ -103,6 +103,7 @@ struct BuildArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(mut_arg("variant", |arg| arg.help("The variant: only egaraguti has tables")))]
 struct ProbeArgs {
     #[command(flatten)]
     position: PositionArgs,
@@ -112,6 +113,7 @@ struct ProbeArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(mut_arg("variant", |arg| arg.help("The variant: only egaraguti has tables")))]
 struct LineArgs {
     #[command(flatten)]
     position: PositionArgs,
@@ -296,6 +298,17 @@ fn run_audit(args: &AuditArgs) -> Result<(), String> {
     for record in &records {
         let number = record.tag("Game").unwrap_or("?");
         let at = |what: String| format!("game {number}: {what}");
+        // A record of another game says so, before its start fails to read as this one's.
+        match record.tag("Variant") {
+            Some("egaraguti") => {}
+            Some(other) => {
+                return Err(at(format!(
+                    "a game of {}, not egaraguti",
+                    ternion::core::echo(other)
+                )));
+            }
+            None => return Err(at("no Variant tag".into())),
+        }
         let seat = |tag: &str| {
             record
                 .tag(tag)
