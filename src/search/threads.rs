@@ -94,7 +94,7 @@ pub struct Searcher<G: Searchable> {
 impl<G: Searchable> Searcher<G> {
     /// A one-thread searcher with a transposition table of about `hash_mib` mebibytes.
     pub fn new(hash_mib: usize) -> Self {
-        let tt = Arc::new(TranspositionTable::new(hash_mib));
+        let tt = Arc::new(TranspositionTable::new(hash_mib, 1));
         let counts = NodeCounts::new(1);
         Searcher {
             main: Worker::new(Arc::clone(&tt), Arc::clone(&counts), 0),
@@ -136,16 +136,18 @@ impl<G: Searchable> Searcher<G> {
     /// Resizes the transposition table (which clears it). The old table is freed before the
     /// new one is made, so that the two never hold memory at once (idle helpers hold none).
     pub fn resize(&mut self, hash_mib: usize) {
-        let placeholder = Arc::new(TranspositionTable::new(0));
+        let placeholder = Arc::new(TranspositionTable::new(0, 1));
         self.main.set_tt(Arc::clone(&placeholder));
         self.tt = placeholder;
-        self.tt = Arc::new(TranspositionTable::new(hash_mib));
+        // Made on as many threads as search: the table's first touch is the kernel's
+        // zeroing, seconds for gigabytes.
+        self.tt = Arc::new(TranspositionTable::new(hash_mib, self.threads()));
         self.main.set_tt(Arc::clone(&self.tt));
     }
 
     /// Forgets everything learned: the table, and every worker's killers and history.
     pub fn clear(&mut self) {
-        self.tt.clear();
+        self.tt.clear(self.threads());
         self.main.clear_ordering();
         for helper in &self.helpers {
             helper.link.clear.store(true, Ordering::Relaxed);
@@ -343,7 +345,7 @@ fn spawn_helper<G: Searchable>(counts: Arc<NodeCounts>, index: usize) -> Option<
 fn helper_loop<G: Searchable>(link: &HelperLink<G>, counts: Arc<NodeCounts>, index: usize) {
     // Between searches a helper holds only this empty table, so that a resized table is
     // freed at once.
-    let idle_tt = Arc::new(TranspositionTable::new(0));
+    let idle_tt = Arc::new(TranspositionTable::new(0, 1));
     let mut worker = Worker::<G>::new(Arc::clone(&idle_tt), counts, index);
     loop {
         let job = {

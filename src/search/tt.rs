@@ -144,16 +144,14 @@ const BUCKET: usize = 4;
 #[repr(align(64))]
 struct Bucket([Slot; BUCKET]);
 
-/// `count` empty buckets in memory offered to the kernel for huge pages before its first
-/// touch. A probe lands on a random bucket, so with 4 KiB pages nearly every probe also
-/// misses the address-translation cache; 2 MiB pages (Linux's transparent huge pages,
-/// where the system grants them on request) cut the table's share of the search's time. A
-/// hint only: where the kernel declines, the table is the same, in small pages.
-fn empty_buckets(count: usize) -> Vec<Bucket> {
-    let mut buckets = Vec::with_capacity(count);
-    crate::core::memory::advise_huge_pages(buckets.spare_capacity_mut());
-    buckets.resize_with(count, Bucket::default);
-    buckets
+/// `count` empty buckets, written by `threads` threads, in memory offered to the kernel
+/// for huge pages before its first touch. A probe lands on a random bucket, so with 4 KiB
+/// pages nearly every probe also misses the address-translation cache; 2 MiB pages
+/// (Linux's transparent huge pages, where the system grants them on request) cut the
+/// table's share of the search's time. A hint only: where the kernel declines, the table
+/// is the same, in small pages.
+fn empty_buckets(count: usize, threads: usize) -> Vec<Bucket> {
+    crate::core::memory::filled(count, threads, Bucket::default)
 }
 
 /// A fixed-size table, shareable between threads (every method takes `&self` but `new`).
@@ -163,20 +161,27 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `mib` mebibytes (at least one bucket).
-    pub fn new(mib: usize) -> Self {
+    /// A table of about `mib` mebibytes (at least one bucket), made by `threads` threads.
+    pub fn new(mib: usize, threads: usize) -> Self {
         let count = ((mib << 20) / std::mem::size_of::<Bucket>()).max(1);
         TranspositionTable {
-            buckets: empty_buckets(count),
+            buckets: empty_buckets(count, threads),
             age: AtomicU8::new(0),
         }
     }
 
     /// Forgets everything.
-    pub fn clear(&self) {
-        for slot in self.buckets.iter().flat_map(|bucket| &bucket.0) {
-            slot.clear();
-        }
+    pub fn clear(&self, threads: usize) {
+        let chunk = self.buckets.len().div_ceil(threads.max(1)).max(1);
+        std::thread::scope(|scope| {
+            for part in self.buckets.chunks(chunk) {
+                scope.spawn(move || {
+                    for slot in part.iter().flat_map(|bucket| &bucket.0) {
+                        slot.clear();
+                    }
+                });
+            }
+        });
         self.age.store(0, Relaxed);
     }
 
@@ -245,7 +250,7 @@ mod tests {
 
     #[test]
     fn stores_and_finds_and_replaces() {
-        let table = TranspositionTable::new(1);
+        let table = TranspositionTable::new(1, 1);
         assert!(table.probe(42).is_none());
         table.store(42, Some(7), 15, 3, Bound::Exact);
         let entry = table.probe(42).expect("stored");
@@ -257,13 +262,13 @@ mod tests {
             (entry.best, entry.score, entry.bound),
             (Some(7), -2, Bound::Upper)
         );
-        table.clear();
+        table.clear(2);
         assert!(table.probe(42).is_none());
     }
 
     #[test]
     fn every_field_survives_packing() {
-        let table = TranspositionTable::new(1);
+        let table = TranspositionTable::new(1, 1);
         for (key, best, score, depth, bound) in [
             (1, None, 0, 0, Bound::Exact),
             (u64::MAX, Some(u16::MAX), 31_999, 127, Bound::Lower),
@@ -283,7 +288,7 @@ mod tests {
 
     #[test]
     fn a_full_bucket_keeps_the_deeper_entries() {
-        let mut table = TranspositionTable::new(1);
+        let mut table = TranspositionTable::new(1, 1);
         table.buckets.truncate(1); // every key in one bucket
         for key in 1..=4u64 {
             table.store(key, None, 0, key as i16, Bound::Exact);
@@ -307,7 +312,7 @@ mod tests {
 
     #[test]
     fn a_torn_entry_reads_as_a_miss() {
-        let table = TranspositionTable::new(1);
+        let table = TranspositionTable::new(1, 1);
         table.store(42, Some(3), 10, 4, Bound::Exact);
         // Another thread's write of another key got only as far as the data word.
         let slot = &table.bucket(42).0[0];
@@ -318,7 +323,7 @@ mod tests {
 
     #[test]
     fn the_table_is_shared_between_threads() {
-        let table = TranspositionTable::new(1);
+        let table = TranspositionTable::new(1, 1);
         std::thread::scope(|scope| {
             for thread in 0..4u64 {
                 let table = &table;
