@@ -2,6 +2,7 @@
 
 mod cli;
 
+use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -106,11 +107,21 @@ fn serve(variant: &str, play: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The command line with `help --help` (or `-h`) read as `help`: clap's own help
+/// subcommand takes subcommand names, not flags, and would refuse it.
+fn help_flags_as_help(args: impl Iterator<Item = OsString>) -> Vec<OsString> {
+    let mut args: Vec<OsString> = args.collect();
+    if args.get(1).is_some_and(|word| word == "help") {
+        args.retain(|word| word != "--help" && word != "-h");
+    }
+    args
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .format_timestamp(None)
         .init();
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(help_flags_as_help(std::env::args_os())) {
         Ok(cli) => cli,
         Err(error) if !error.use_stderr() => {
             // --help and --version: clap prints them on stdout and we exit 0.

@@ -165,6 +165,24 @@ fn a_flag_after_the_moves_is_still_a_flag() {
 }
 
 #[test]
+fn help_takes_help_flags_too() {
+    for args in [
+        &["help", "--help"][..],
+        &["help", "-h"],
+        &["help", "match", "--help"],
+    ] {
+        let output = ternion(args);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(stdout(&output).contains("Usage: ternion"), "{args:?}");
+    }
+}
+
+#[test]
 fn analyze_at_depth_0_searches_one_ply_as_go_depth_0_does() {
     let output = ternion(&["analyze", "lielow", "--depth", "0"]);
     assert!(output.status.success(), "{}", stderr(&output));

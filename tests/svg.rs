@@ -9,7 +9,7 @@ use ternion::games::Playable;
 use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::lerontenin::Lerontenin;
 use ternion::games::lielow::{Lielow8, Lielow9};
-use ternion::rules::{Notation, Picture};
+use ternion::rules::{Notation, Picture, Rules};
 
 /// Checks that `text` is one well-formed XML element (with an optional declaration):
 /// tags nest and match, attribute values are quoted, `&` starts an entity, `<` only
@@ -287,6 +287,57 @@ fn show_prints_the_diagram_or_writes_the_picture() {
     let drawn = std::fs::read_dir(&pictures).unwrap().count();
     // The two opening plies, the engines' plies, and the start.
     assert_eq!(drawn, 2 + plies + 1);
+    // Without --svg-dir, the diagrams on stdout: every ply's, or one.
+    let shown = |more: &[&str]| {
+        let mut args = vec![
+            "show",
+            "lielow",
+            "--record",
+            records.to_str().unwrap(),
+            "--game",
+            "1",
+        ];
+        args.extend_from_slice(more);
+        let output = ternion(&args);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let every = shown(&[]);
+    let headings: Vec<&str> = every
+        .lines()
+        .filter(|l| l.starts_with("game 1, ply "))
+        .collect();
+    assert_eq!(headings.len(), 2 + plies + 1, "{every}");
+    assert_eq!(headings[0], "game 1, ply 0 (the start)");
+    let start = Lielow8::start();
+    assert!(
+        every.contains(&start.diagram().join("\n")),
+        "the start's diagram"
+    );
+    let one = shown(&["--ply", "1"]);
+    assert_eq!(
+        one.lines()
+            .filter(|l| l.starts_with("game 1, ply "))
+            .count(),
+        1,
+        "{one}"
+    );
+    assert!(one.starts_with("game 1, ply 1: "), "{one}");
+    let beyond = ternion(&[
+        "show",
+        "lielow",
+        "--record",
+        records.to_str().unwrap(),
+        "--game",
+        "1",
+        "--ply",
+        "9999",
+    ]);
+    assert_eq!(beyond.status.code(), Some(2));
     for (args, why) in [
         (
             vec![

@@ -19,8 +19,9 @@ pub struct ShowArgs {
     /// Write the picture as SVG to this file instead of the diagram to stdout.
     #[arg(long, value_name = "FILE", conflicts_with = "record")]
     svg: Option<PathBuf>,
-    /// A records file of `ternion match --records`: draw one of its games.
-    #[arg(long, value_name = "FILE", requires_all = ["game", "svg_dir"], conflicts_with_all = ["fen", "moves"])]
+    /// A records file of `ternion match --records`: draw one of its games, every ply's
+    /// diagram on stdout (or one ply's, with --ply), or its pictures with --svg-dir.
+    #[arg(long, value_name = "FILE", requires = "game", conflicts_with_all = ["fen", "moves"])]
     record: Option<PathBuf>,
     /// The number of the game in the records file.
     #[arg(long, value_name = "N", requires = "record")]
@@ -28,6 +29,14 @@ pub struct ShowArgs {
     /// The directory for the game's pictures: `game<N>-<ply>.svg`, ply 0 the start.
     #[arg(long, value_name = "DIR", requires = "record")]
     svg_dir: Option<PathBuf>,
+    /// Only this ply of the recorded game (0: its start), as a diagram.
+    #[arg(
+        long,
+        value_name = "K",
+        requires = "record",
+        conflicts_with = "svg_dir"
+    )]
+    ply: Option<usize>,
 }
 
 /// Runs the command; `Err` carries the one-line message for stderr.
@@ -36,8 +45,11 @@ pub fn run(args: &ShowArgs) -> Result<(), String> {
 }
 
 fn show<G: Playable>(args: &ShowArgs) -> Result<(), String> {
-    if let (Some(record), Some(number), Some(dir)) = (&args.record, args.game, &args.svg_dir) {
-        return draw_record::<G>(record, number, dir);
+    if let (Some(record), Some(number)) = (&args.record, args.game) {
+        return match &args.svg_dir {
+            Some(dir) => draw_record::<G>(record, number, dir),
+            None => print_record::<G>(record, number, args.ply),
+        };
     }
     let (game, last) = args.position.position_and_last_move::<G>()?;
     match &args.svg {
@@ -63,8 +75,12 @@ fn show<G: Playable>(args: &ShowArgs) -> Result<(), String> {
     }
 }
 
-/// Draws game `number` of the records file at `path`, one picture per ply, into `dir`.
-fn draw_record<G: Playable>(path: &Path, number: u32, dir: &Path) -> Result<(), String> {
+/// Game `number` of the records file at `path`, replayed: every position from its start,
+/// each with the move that led to it (none at ply 0).
+fn replay_record<G: Playable>(
+    path: &Path,
+    number: u32,
+) -> Result<Vec<(G, Option<G::Move>)>, String> {
     let text =
         fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let records = parse_records(&text)?;
@@ -94,19 +110,56 @@ fn draw_record<G: Playable>(path: &Path, number: u32, dir: &Path) -> Result<(), 
         (start, Vec::new())
     };
     moves.extend(record.moves.iter().map(String::as_str));
+    let mut positions = vec![(game.clone(), None)];
+    for (ply, text) in moves.iter().enumerate() {
+        let mv = game
+            .parse_move(text)
+            .map_err(|e| format!("game {number}, ply {}: {e}", ply + 1))?;
+        game.make_move(mv);
+        positions.push((game.clone(), Some(mv)));
+    }
+    Ok(positions)
+}
+
+/// Draws game `number` of the records file at `path`, one picture per ply, into `dir`.
+fn draw_record<G: Playable>(path: &Path, number: u32, dir: &Path) -> Result<(), String> {
+    let positions = replay_record::<G>(path, number)?;
     fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let mut last = None;
-    for ply in 0..=moves.len() {
+    for (ply, (game, last)) in positions.iter().enumerate() {
         let file = dir.join(format!("game{number}-{ply:03}.svg"));
-        fs::write(&file, game.svg(last))
+        fs::write(&file, game.svg(*last))
             .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-        if let Some(text) = moves.get(ply) {
-            let mv = game
-                .parse_move(text)
-                .map_err(|e| format!("game {number}, ply {}: {e}", ply + 1))?;
-            game.make_move(mv);
-            last = Some(mv);
-        }
     }
     Ok(())
+}
+
+/// Prints game `number` of the records file at `path` as diagrams: every ply's, headed by
+/// the ply and its move, or only ply `only`'s.
+fn print_record<G: Playable>(path: &Path, number: u32, only: Option<usize>) -> Result<(), String> {
+    let positions = replay_record::<G>(path, number)?;
+    let plies = positions.len() - 1;
+    if let Some(ply) = only.filter(|&ply| ply > plies) {
+        return Err(format!(
+            "game {number} has {} (no ply {ply})",
+            ternion::core::printable::plies(plies as u64)
+        ));
+    }
+    let mut text = String::new();
+    let mut before: Option<&G> = None;
+    for (ply, (game, last)) in positions.iter().enumerate() {
+        if only.is_none_or(|wanted| wanted == ply) {
+            let led = match (before, last) {
+                (Some(previous), Some(mv)) => format!(": {}", previous.move_string(*mv)),
+                _ => " (the start)".to_owned(),
+            };
+            text.push_str(&format!("game {number}, ply {ply}{led}\n"));
+            text.push_str(&game.diagram().join("\n"));
+            text.push_str("\n\n");
+        }
+        before = Some(game);
+    }
+    io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .map_err(|e| format!("cannot write the diagrams: {e}"))
 }
