@@ -75,12 +75,12 @@ fn show<G: Playable>(args: &ShowArgs) -> Result<(), String> {
     }
 }
 
-/// Game `number` of the records file at `path`, replayed: every position from its start,
-/// each with the move that led to it (none at ply 0).
-fn replay_record<G: Playable>(
-    path: &Path,
-    number: u32,
-) -> Result<Vec<(G, Option<G::Move>)>, String> {
+/// Every position of a game from its start, each with the move that led to it (none at
+/// ply 0).
+type Replay<G> = Vec<(G, Option<<G as ternion::rules::Rules>::Move>)>;
+
+/// Game `number` of the records file at `path`, replayed.
+fn replay_record<G: Playable>(path: &Path, number: u32) -> Result<Replay<G>, String> {
     let text =
         fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let records = parse_records(&text)?;
