@@ -652,6 +652,37 @@ fn the_line_values_every_move_and_plays_to_the_result_the_probe_gives() {
     assert_eq!(lines[1], "move e4c2g2e4 win in 1 ply", "{out}");
     assert_eq!(lines[lines.len() - 2], "line e4c2g2e4");
     assert_eq!(lines[lines.len() - 1], "result p1win after 1 ply");
+    // A finished game: line says what probe says, then an empty line and its result.
+    let over = [
+        "--fen",
+        "5/3/3/w/b1b/1b1/5 w 0 1",
+        "--moves",
+        "e4c2g2e4",
+        "--dir",
+        dir,
+    ];
+    let probed = text(&ternion(&[&["tables", "probe", "egaraguti"][..], &over].concat()).stdout);
+    let output = ternion(&[&["tables", "line", "egaraguti"][..], &over].concat());
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stdout),
+        format!("{probed}line \nresult p1win after 0 plies\n")
+    );
+    // A table not there is named alike by both.
+    let empty = fresh_dir("no-tables-here");
+    std::fs::write(empty.join("readme"), "not a table").unwrap();
+    let missing = [
+        "--fen",
+        "5/3/3/w/b1b/1b1/5 w 0 1",
+        "--dir",
+        empty.to_str().unwrap(),
+    ];
+    let errors: Vec<String> = ["probe", "line"]
+        .map(|command| {
+            text(&ternion(&[&["tables", command, "egaraguti"][..], &missing].concat()).stderr)
+        })
+        .to_vec();
+    assert_eq!(errors[0], errors[1]);
     // Seeded positions of up to 6 men: the line ends as the probe says for the side to
     // move, and every legal move is listed.
     let mut rng = fastrand::Rng::with_seed(11);

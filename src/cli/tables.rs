@@ -14,6 +14,7 @@ use ternion::games::egaraguti::tablebase::build::{BuildConfig, build};
 use ternion::games::egaraguti::tablebase::index::MAX_MEN;
 use ternion::games::egaraguti::tablebase::verify::verify;
 use ternion::games::egaraguti::tablebase::{Tablebase, line, men_of};
+use ternion::protocol::format::result_word;
 use ternion::rules::{Notation, Rules};
 
 use super::position::PositionArgs;
@@ -235,11 +236,30 @@ fn run_build(args: &BuildArgs) -> Result<(), String> {
     .map_err(|e| format!("cannot write the summary: {e}"))
 }
 
+/// A finished game's value for the side to move, as a word.
+fn value_of_finished(game: &EgaraGuti, outcome: Outcome) -> &'static str {
+    match outcome.winner() {
+        None => "draw",
+        Some(winner) if winner == game.side_to_move() => "win",
+        Some(_) => "loss",
+    }
+}
+
 fn run_line(args: &LineArgs) -> Result<(), String> {
     only_egaraguti(args.position.variant()?)?;
     let game: EgaraGuti = args.position.position()?;
-    if game.outcome().is_some() {
-        return Err("the game is over: there is no line to play".into());
+    if let Some(outcome) = game.outcome() {
+        // As probe says it, then the empty line and its result.
+        let text = format!(
+            "{} for the side to move: the game is over\nline \nresult {} after {}\n",
+            value_of_finished(&game, outcome),
+            result_word(Some(outcome)),
+            plies(0u64)
+        );
+        return io::stdout()
+            .lock()
+            .write_all(text.as_bytes())
+            .map_err(|e| format!("cannot write: {e}"));
     }
     if !args.dir.is_dir() {
         return Err(format!("no directory {}", args.dir.display()));
@@ -387,11 +407,7 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
     let game: EgaraGuti = args.position.position()?;
     let mut line = match game.outcome() {
         Some(outcome) => {
-            let value = match outcome.winner() {
-                None => "draw",
-                Some(winner) if winner == game.side_to_move() => "win",
-                Some(_) => "loss",
-            };
+            let value = value_of_finished(&game, outcome);
             format!("{value} for the side to move: the game is over")
         }
         None => {
@@ -401,10 +417,7 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
             let mut tables = Tablebase::new(&args.dir);
             let material = men_of(&game).material();
             if !tables.load(material)? {
-                return Err(format!(
-                    "no table for {material} men in {}",
-                    args.dir.display()
-                ));
+                return Err(format!("no table for {material} in {}", args.dir.display()));
             }
             let probe = tables.probe(&game).expect("the table was loaded");
             let mut line = format!("{} for the side to move", probe.value.name());
