@@ -1,12 +1,12 @@
 //! The HTTP side of `ternion gui`: one request per connection, its head read (blocking:
 //! a connection that waits for its head costs a sleeping thread, no CPU), checked,
-//! answered; a WebSocket's handshake reads the head again from [`Replayed`].
+//! answered; a WebSocket's handshake reads the head again from [`Replayed`](session::Replayed).
 
-use std::io::{Cursor, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use super::session;
+use super::session::{self, Replayed};
 use crate::games::{Variant, strength};
 
 /// The longest request head read; a longer one is refused.
@@ -27,33 +27,6 @@ pub struct Request {
     pub upgrade: Option<String>,
     /// `Sec-WebSocket-Key`, which a WebSocket handshake must carry.
     pub websocket_key: Option<String>,
-}
-
-/// A connection whose first bytes were read already: reads give those bytes again first,
-/// then the socket's (so that the WebSocket handshake reads the whole request); writes go
-/// to the socket.
-pub struct Replayed {
-    read: Cursor<Vec<u8>>,
-    pub stream: TcpStream,
-}
-
-impl Read for Replayed {
-    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
-        if (self.read.position() as usize) < self.read.get_ref().len() {
-            return self.read.read(buffer);
-        }
-        self.stream.read(buffer)
-    }
-}
-
-impl Write for Replayed {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.stream.write(bytes)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.stream.flush()
-    }
 }
 
 /// How many headers a request may carry.
@@ -193,11 +166,10 @@ pub fn handle(stream: TcpStream, request: &Request, read: Vec<u8>, port: u16, id
             } else if !origin_allowed(request.origin.as_deref(), port) {
                 respond(stream, 403, "text/plain", "not from this page\n");
             } else {
-                let stream = Replayed {
-                    read: Cursor::new(read),
-                    stream,
-                };
-                session::run(stream, idle);
+                // A handshake the WebSocket library refuses is answered plainly.
+                if let Err(stream) = session::run(Replayed::new(read, stream), idle) {
+                    respond(stream, 400, "text/plain", "not a WebSocket handshake\n");
+                }
             }
         }
         _ => respond(stream, 404, "text/plain", "not here\n"),

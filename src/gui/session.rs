@@ -6,7 +6,8 @@
 //! that falls further behind is closed and its daemon stopped, as is the daemon of a
 //! client that leaves.
 
-use std::io::ErrorKind;
+use std::io::{Cursor, ErrorKind, Read, Write};
+use std::net::TcpStream;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -18,7 +19,6 @@ use tungstenite::protocol::frame::CloseFrame;
 use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::{Error, Message};
 
-use super::http::Replayed;
 use crate::games::Variant;
 use crate::protocol::daemon::{Daemon, Sink};
 use crate::protocol::input::MAX_LINE;
@@ -40,9 +40,47 @@ pub const PAGE_CAPS: Caps = Caps {
     threads: 2,
 };
 
+/// A connection whose first bytes were read already: reads give those bytes again first,
+/// then the socket's (so that the WebSocket handshake reads the whole request); writes go
+/// to the socket.
+pub struct Replayed {
+    read: Cursor<Vec<u8>>,
+    stream: TcpStream,
+}
+
+impl Replayed {
+    /// `stream`, of which `read` was read already.
+    pub fn new(read: Vec<u8>, stream: TcpStream) -> Self {
+        Replayed {
+            read: Cursor::new(read),
+            stream,
+        }
+    }
+}
+
+impl Read for Replayed {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        if (self.read.position() as usize) < self.read.get_ref().len() {
+            return self.read.read(buffer);
+        }
+        self.stream.read(buffer)
+    }
+}
+
+impl Write for Replayed {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.stream.write(bytes)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.stream.flush()
+    }
+}
+
 /// Completes the WebSocket handshake on `stream` and serves the protocol on it until the
-/// client leaves, sends `quit`, or sends nothing for `idle`.
-pub fn run(stream: Replayed, idle: Duration) {
+/// client leaves, sends `quit`, or sends nothing for `idle`. A handshake the WebSocket
+/// library refuses gives the stream back, to be answered.
+pub fn run(stream: Replayed, idle: Duration) -> Result<(), TcpStream> {
     let config = WebSocketConfig::default()
         .max_message_size(Some(MAX_MESSAGE))
         .max_frame_size(Some(MAX_MESSAGE))
@@ -53,17 +91,14 @@ pub fn run(stream: Replayed, idle: Duration) {
         Ok(socket) => socket,
         Err(error) => {
             log::info!("gui: a WebSocket handshake failed: {error}");
-            if let Ok(answer) = answer {
-                super::http::refuse(answer, 400);
-            }
-            return;
+            return answer.map_or(Ok(()), Err);
         }
     };
     let stream = &socket.get_mut().stream;
     if stream.set_read_timeout(Some(POLL)).is_err()
         || stream.set_write_timeout(Some(WRITE_TIME)).is_err()
     {
-        return;
+        return Ok(());
     }
     // The replies not yet written, in bytes, and whether the client fell too far behind.
     let queued = Arc::new(AtomicUsize::new(0));
@@ -107,7 +142,7 @@ pub fn run(stream: Replayed, idle: Duration) {
             daemon.stop_for_exit();
             let _ = socket.close(Some(frame));
             let _ = socket.flush();
-            return;
+            return Ok(());
         }
         if wrote && socket.flush().is_err() {
             break;
@@ -156,7 +191,7 @@ pub fn run(stream: Replayed, idle: Duration) {
         };
         let _ = socket.close(Some(frame));
         let _ = socket.flush();
-        return;
+        return Ok(());
     }
     // What the daemon said last (a `bestmove` after a stop) still goes out.
     while let Ok(line) = to_send.try_recv() {
@@ -166,4 +201,5 @@ pub fn run(stream: Replayed, idle: Duration) {
     }
     let _ = socket.close(None);
     let _ = socket.flush();
+    Ok(())
 }
