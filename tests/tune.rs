@@ -3,11 +3,22 @@
 
 use std::sync::atomic::AtomicBool;
 
+use ternion::arena::schedule::Shard;
 use ternion::games::{Playable, Variant};
 use ternion::tune::selfplay::{SelfplayConfig, run_selfplay};
 use ternion::tune::texel::{TuneConfig, tune};
 
 fn selfplay(variant: Variant, games: u64, seed: u64, concurrency: usize) -> String {
+    selfplay_shard(variant, games, seed, concurrency, Shard::WHOLE)
+}
+
+fn selfplay_shard(
+    variant: Variant,
+    games: u64,
+    seed: u64,
+    concurrency: usize,
+    shard: Shard,
+) -> String {
     let config = SelfplayConfig {
         variant,
         games,
@@ -16,11 +27,12 @@ fn selfplay(variant: Variant, games: u64, seed: u64, concurrency: usize) -> Stri
         max_plies: 300,
         seed,
         concurrency,
+        shard,
     };
     let mut out = Vec::new();
     let totals = run_selfplay(&config, &mut out, &AtomicBool::new(false), &mut |_| {})
         .expect("self-play runs");
-    assert_eq!(totals.games, games, "{variant}");
+    assert_eq!(totals.games, config.games_to_play(), "{variant}");
     let text = String::from_utf8(out).expect("utf-8");
     assert_eq!(text.lines().count() as u64, totals.positions, "{variant}");
     text
@@ -28,8 +40,11 @@ fn selfplay(variant: Variant, games: u64, seed: u64, concurrency: usize) -> Stri
 
 fn well_formed<G: Playable>(text: &str) {
     for line in text.lines() {
-        let (result, position) = line.split_once(' ').expect("<result> <position>");
+        let (result, rest) = line.split_once(' ').expect("<result> <position> ; <score>");
         assert!(["1", "0", "0.5"].contains(&result), "{line}");
+        let (position, score) = rest.rsplit_once(" ; ").expect("a score");
+        let score: i32 = score.parse().expect("centipawns");
+        assert!(score.abs() < 3000, "{line}: a decided score is no lesson");
         let game = G::parse_position(position).expect("a position the game reads");
         assert!(game.outcome().is_none(), "{line}: a finished game");
         assert_eq!(game.position_string(), position);
@@ -61,6 +76,18 @@ fn self_play_writes_positions_in_play_with_results_and_repeats_from_its_seed() {
     one.sort();
     three.sort();
     assert_eq!(one, three);
+    // The shards of a run are the whole run, game for game.
+    let mut shards: Vec<String> = (0..3)
+        .flat_map(|index| {
+            let shard = Shard { index, count: 3 };
+            selfplay_shard(Variant::Egaraguti, 8, 9, 1, shard)
+                .lines()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    shards.sort();
+    assert_eq!(shards, one);
 }
 
 #[test]
@@ -101,9 +128,10 @@ fn bad_data_is_refused_with_its_line() {
         ("2 8/8/8/8/8/8/8/b1*7 b", "bad.txt:2: bad result"),
         ("1 nonsense", "bad.txt:2: bad position"),
         ("1", "bad.txt:2: expected <result> <position>"),
+        ("1 8/8/8/8/8/8/8/b1*7 b ; lots", "bad.txt:2: bad score"),
     ];
     // The bad line is named by its file and its line in that file.
-    let good = "1 8/8/8/8/8/8/8/b1*7 b";
+    let good = "1 8/8/8/8/8/8/8/b1*7 b ; 120";
     for (data, reason) in bad {
         let second = format!("{good}\n{data}");
         let sources = [("good.txt", good), ("bad.txt", second.as_str())];

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use clap::Args;
+use ternion::arena::schedule::Shard;
 use ternion::games::Variant;
 use ternion::tune::selfplay::{SelfplayConfig, run_selfplay};
 
@@ -32,6 +33,11 @@ pub struct SelfplayArgs {
     /// The seed of the openings and of the nodes' variation.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Play only part i of n of the run (0 <= i < n): the games whose number leaves i when
+    /// divided by n, each as the whole run plays it, so that the shards' files together
+    /// are the whole run's data.
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+    shard: Option<Shard>,
     /// The file the positions go to (they are added to its end); stdout if not given.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -48,6 +54,7 @@ pub fn run(args: &SelfplayArgs) -> Result<(), String> {
         max_plies: args.max_plies,
         seed: args.seed,
         concurrency: args.concurrency as usize,
+        shard: args.shard.unwrap_or(Shard::WHOLE),
     };
     let mut out: Box<dyn Write> = match &args.out {
         Some(path) => Box::new(BufWriter::new(

@@ -9,8 +9,12 @@
 //! of its game. Games run on several threads, each with its own searcher, and are written
 //! in the order they finish.
 //!
-//! Output, one position a line: `<result> <position string>`, the result from the first
-//! player's side: `1` a win, `0` a loss, `0.5` a draw.
+//! Output, one position a line: `<result> <position string> ; <score>`, both from the
+//! first player's side: the result `1` a win, `0` a loss, `0.5` a draw, and the score the
+//! search gave the position, in centipawns (what a network's training blends with the
+//! result). A run may be split into shards (`i/n`: the games whose number leaves `i` when
+//! divided by `n`), each game still drawn from its number, so that the shards together
+//! are the whole run.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -18,6 +22,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::arena::schedule::Shard;
 use crate::core::{Outcome, Player};
 
 use crate::games::{Playable, Variant};
@@ -42,6 +47,20 @@ pub struct SelfplayConfig {
     pub max_plies: usize,
     pub seed: u64,
     pub concurrency: usize,
+    /// The part of the run to play ([`Shard::WHOLE`]: all of it).
+    pub shard: Shard,
+}
+
+impl SelfplayConfig {
+    /// The games this run plays: its shard's share of `games`.
+    pub fn games_to_play(&self) -> u64 {
+        u64::from(self.shard.games(self.games_numbered()))
+    }
+
+    /// The games numbered in the whole run (the shard's are among them).
+    fn games_numbered(&self) -> u32 {
+        u32::try_from(self.games).unwrap_or(u32::MAX)
+    }
 }
 
 /// What a self-play run produced.
@@ -53,9 +72,10 @@ pub struct SelfplayTotals {
     pub cut: u64,
 }
 
-/// One game: its kept positions and its result (`None` if stopped from outside).
+/// One game: its kept positions with their scores from the first player's side, and its
+/// result (`None` if stopped from outside).
 struct Played {
-    positions: Vec<String>,
+    positions: Vec<(String, i32)>,
     result: Option<Outcome>,
     /// Stopped at the ply limit, and so counted a draw.
     cut: bool,
@@ -91,11 +111,14 @@ fn selfplay<G: Playable>(
             scope.spawn(move || {
                 let mut searcher = Searcher::<G>::new(HASH_MIB);
                 loop {
-                    let index = next_game.fetch_add(1, Ordering::Relaxed);
-                    if index >= config.games || stop.load(Ordering::Relaxed) {
+                    let nth = next_game.fetch_add(1, Ordering::Relaxed);
+                    let index = u32::try_from(nth)
+                        .ok()
+                        .and_then(|nth| config.shard.game(nth, config.games_numbered()));
+                    let Some(index) = index.filter(|_| !stop.load(Ordering::Relaxed)) else {
                         break;
-                    }
-                    let played = play_game::<G>(config, index, &mut searcher, stop);
+                    };
+                    let played = play_game::<G>(config, u64::from(index), &mut searcher, stop);
                     if sender.send(played).is_err() {
                         break;
                     }
@@ -113,14 +136,16 @@ fn selfplay<G: Playable>(
             };
             totals.games += 1;
             totals.cut += played.cut as u64;
-            for position in &played.positions {
-                if writeln!(out, "{result} {position}").is_err() {
+            for (position, score) in &played.positions {
+                if writeln!(out, "{result} {position} ; {score}").is_err() {
                     stop.store(true, Ordering::Relaxed);
                     return Err("cannot write the positions".to_owned());
                 }
             }
             totals.positions += played.positions.len() as u64;
-            if last_report.elapsed() >= Duration::from_secs(2) || totals.games == config.games {
+            if last_report.elapsed() >= Duration::from_secs(2)
+                || totals.games == config.games_to_play()
+            {
                 last_report = Instant::now();
                 (progress)(progress_line(config, &totals, started.elapsed()));
             }
@@ -134,11 +159,12 @@ fn selfplay<G: Playable>(
 
 fn progress_line(config: &SelfplayConfig, totals: &SelfplayTotals, elapsed: Duration) -> String {
     let per_hour = totals.games as f64 / elapsed.as_secs_f64().max(1e-3) * 3600.0;
-    let left = config.games.saturating_sub(totals.games) as f64 / per_hour.max(1e-9) * 3600.0;
+    let to_play = config.games_to_play();
+    let left = to_play.saturating_sub(totals.games) as f64 / per_hour.max(1e-9) * 3600.0;
     format!(
         "{} of {} games, {} positions, {:.0} games an hour, about {}:{:02} left",
         totals.games,
-        config.games,
+        to_play,
         totals.positions,
         per_hour,
         left as u64 / 60,
@@ -190,10 +216,15 @@ fn play_game<G: Playable>(
             };
         }
         let Some(best) = found.best else { break };
-        let quiet = !game.is_tactical(best)
-            && matches!(found.score, Score::Centipawns(cp) if cp.abs() < DECIDED_CP);
-        if quiet {
-            positions.push(game.position_string());
+        if let Score::Centipawns(cp) = found.score
+            && cp.abs() < DECIDED_CP
+            && !game.is_tactical(best)
+        {
+            let for_p1 = match game.side_to_move() {
+                Player::P1 => cp,
+                Player::P2 => -cp,
+            };
+            positions.push((game.position_string(), for_p1));
         }
         game.make_move(best);
         plies += 1;

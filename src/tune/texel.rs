@@ -124,9 +124,16 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// Reads one data line: the result from the first player's side, and the position.
+/// Reads one data line, `<result> <position>` with ` ; <score>` after it as selfplay
+/// writes it (the tuner fits results alone): the result from the first player's side, and
+/// the position.
 fn parse_line<G: Playable>(line: &str) -> Result<(G, f64), String> {
-    let (result, position) = line.split_once(' ').ok_or("expected <result> <position>")?;
+    let (result, rest) = line.split_once(' ').ok_or("expected <result> <position>")?;
+    let position = match rest.rsplit_once(" ; ") {
+        Some((position, score)) if score.parse::<i32>().is_ok() => position,
+        Some((_, score)) => return Err(format!("bad score {score:?} (centipawns)")),
+        None => rest,
+    };
     let result = match result {
         "1" => 1.0,
         "0" => 0.0,
