@@ -16,6 +16,12 @@
 //! each child's from its parent's and what the move changed ([`Evaluate::update`], fed by
 //! [`Rules::changes`](crate::rules::Rules::changes)), and drops it on unmake. So the rules
 //! carry no weights, and perft, the referee and the tables' build never pay for it.
+//!
+//! [`network`] holds a small efficiently updated network for any game (an accumulator a
+//! perspective, integer inference, its file): a game's inputs and its trained weights are
+//! the game's.
+
+pub mod network;
 
 use crate::rules::Rules;
 

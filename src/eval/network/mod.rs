@@ -1,0 +1,256 @@
+//! A small efficiently updated network (NNUE) for any game: sparse inputs, one accumulator
+//! layer per perspective kept up to date move by move, a clipped ReLU, one output.
+//!
+//! The shape is the one the strongest engines of board games start from (Stockfish's
+//! first networks, Bullet's `(inputs -> hidden) x 2 -> 1`): each perspective (the first
+//! player's and the second's) has its own accumulator, the sum of the input layer's
+//! columns of the inputs that are on, plus a bias; the side to move's accumulator comes
+//! first in the output layer, the other second. Inference is integer: the accumulator is
+//! `i16` (weights quantised by [`QA`]), the output layer's weights by [`QB`], and the
+//! output is scaled into the engine's score units by [`SCALE`], so the search's margins
+//! keep their meaning. Which inputs a game has, and which a move turns on or off, is the
+//! game's (its inputs are documented beside its evaluation); this module knows no game.
+//!
+//! - [`file`]: the network's file: a header (variant, shape, checksum) and the weights.
+
+pub mod file;
+
+use crate::core::Player;
+
+/// The input layer's quantisation: a weight of 1.0 is `QA`; the clipped ReLU clips the
+/// accumulator to `0..=QA`.
+pub const QA: i32 = 255;
+/// The output layer's quantisation: a weight of 1.0 is `QB`.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the float model's output.
+pub const SCALE: i32 = 400;
+
+/// A network's weights, quantised.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    inputs: usize,
+    hidden: usize,
+    /// `inputs` columns of `hidden` weights each: the column of input `i` starts at
+    /// `i * hidden`.
+    input_weights: Vec<i16>,
+    input_bias: Vec<i16>,
+    /// The side to move's `hidden` weights, then the other side's.
+    output_weights: Vec<i16>,
+    output_bias: i32,
+}
+
+/// Why weights do not make a network.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShapeError(pub String);
+
+impl Network {
+    /// A network of `inputs` inputs and `hidden` units a perspective from its quantised
+    /// weights; the lengths must fit the shape.
+    pub fn new(
+        inputs: usize,
+        hidden: usize,
+        input_weights: Vec<i16>,
+        input_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: i32,
+    ) -> Result<Network, ShapeError> {
+        let fits = inputs > 0
+            && hidden > 0
+            && Some(input_weights.len()) == inputs.checked_mul(hidden)
+            && input_bias.len() == hidden
+            && output_weights.len() == 2 * hidden;
+        if !fits {
+            return Err(ShapeError(format!(
+                "weights of {}, {} and {} do not make {inputs} inputs x {hidden} hidden",
+                input_weights.len(),
+                input_bias.len(),
+                output_weights.len()
+            )));
+        }
+        Ok(Network {
+            inputs,
+            hidden,
+            input_weights,
+            input_bias,
+            output_weights,
+            output_bias,
+        })
+    }
+
+    pub fn inputs(&self) -> usize {
+        self.inputs
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// An accumulator with no input on: the biases, for both perspectives.
+    pub fn empty_accumulator(&self) -> Accumulator {
+        Accumulator {
+            perspectives: [self.input_bias.clone(), self.input_bias.clone()],
+        }
+    }
+
+    /// The accumulator of a position whose inputs on are `on[perspective]`, worked out
+    /// from nothing.
+    pub fn accumulator(&self, on: [&[usize]; 2]) -> Accumulator {
+        let mut accumulator = self.empty_accumulator();
+        for player in Player::BOTH {
+            for &input in on[player.index()] {
+                self.add(&mut accumulator, player, input);
+            }
+        }
+        accumulator
+    }
+
+    /// Turns input `input` on in `perspective`'s accumulator.
+    #[inline]
+    pub fn add(&self, accumulator: &mut Accumulator, perspective: Player, input: usize) {
+        let column = &self.input_weights[input * self.hidden..(input + 1) * self.hidden];
+        for (value, &weight) in accumulator.perspectives[perspective.index()]
+            .iter_mut()
+            .zip(column)
+        {
+            *value = value.wrapping_add(weight);
+        }
+    }
+
+    /// Turns input `input` off in `perspective`'s accumulator.
+    #[inline]
+    pub fn remove(&self, accumulator: &mut Accumulator, perspective: Player, input: usize) {
+        let column = &self.input_weights[input * self.hidden..(input + 1) * self.hidden];
+        for (value, &weight) in accumulator.perspectives[perspective.index()]
+            .iter_mut()
+            .zip(column)
+        {
+            *value = value.wrapping_sub(weight);
+        }
+    }
+
+    /// The position's value for `side` to move, in centipawns, from its accumulator.
+    pub fn evaluate(&self, accumulator: &Accumulator, side: Player) -> i32 {
+        let (own, other) = self.output_weights.split_at(self.hidden);
+        let clipped = |value: i16| i32::from(value).clamp(0, QA);
+        let mut sum: i64 = 0;
+        for (perspective, weights) in [(side, own), (side.opponent(), other)] {
+            for (&value, &weight) in accumulator.perspectives[perspective.index()]
+                .iter()
+                .zip(weights)
+            {
+                sum += i64::from(clipped(value) * i32::from(weight));
+            }
+        }
+        // sum is in QA * QB units, the bias in QA * QB units too.
+        let total = sum + i64::from(self.output_bias);
+        (total * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+}
+
+/// One position's accumulators, one a perspective: what the search keeps move by move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    perspectives: [Vec<i16>; 2],
+}
+
+impl Accumulator {
+    /// Becomes a copy of `other` without allocating (both of one network).
+    #[inline]
+    pub fn copy_from(&mut self, other: &Accumulator) {
+        for (mine, theirs) in self.perspectives.iter_mut().zip(&other.perspectives) {
+            mine.copy_from_slice(theirs);
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A seeded network of small random weights.
+    pub(crate) fn random_network(inputs: usize, hidden: usize, seed: u64) -> Network {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut weights = |n: usize, size: i16| (0..n).map(|_| rng.i16(-size..=size)).collect();
+        let input_weights = weights(inputs * hidden, 60);
+        let input_bias = weights(hidden, 120);
+        let output_weights = weights(2 * hidden, 40);
+        Network::new(
+            inputs,
+            hidden,
+            input_weights,
+            input_bias,
+            output_weights,
+            1234,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn an_accumulator_kept_move_by_move_equals_one_from_nothing() {
+        let network = random_network(40, 16, 3);
+        let mut rng = fastrand::Rng::with_seed(9);
+        let mut on: [Vec<usize>; 2] = [vec![1, 5, 7], vec![2, 30]];
+        let mut kept = network.accumulator([&on[0], &on[1]]);
+        for _ in 0..500 {
+            let player = Player::BOTH[rng.usize(..2)];
+            let list = &mut on[player.index()];
+            if !list.is_empty() && rng.bool() {
+                let input = list.swap_remove(rng.usize(..list.len()));
+                network.remove(&mut kept, player, input);
+            } else {
+                let input = rng.usize(..40);
+                list.push(input);
+                network.add(&mut kept, player, input);
+            }
+            assert_eq!(kept, network.accumulator([&on[0], &on[1]]));
+        }
+        let mut copy = network.empty_accumulator();
+        copy.copy_from(&kept);
+        assert_eq!(copy, kept);
+    }
+
+    #[test]
+    fn the_integer_output_follows_the_float_model() {
+        let network = random_network(20, 8, 5);
+        let accumulator = network.accumulator([&[0, 3, 9], &[4, 11]]);
+        for side in Player::BOTH {
+            // The float model: the clipped activations in units of 1.0, times the output
+            // weights in units of 1.0, plus the bias, times the scale.
+            let activation = |player: Player| -> Vec<f64> {
+                accumulator.perspectives[player.index()]
+                    .iter()
+                    .map(|&v| f64::from(i32::from(v).clamp(0, QA)) / f64::from(QA))
+                    .collect()
+            };
+            let (own, other) = network.output_weights.split_at(network.hidden);
+            let dot = |a: &[f64], w: &[i16]| -> f64 {
+                a.iter()
+                    .zip(w)
+                    .map(|(a, &w)| a * f64::from(w) / f64::from(QB))
+                    .sum()
+            };
+            let float = (dot(&activation(side), own)
+                + dot(&activation(side.opponent()), other)
+                + f64::from(network.output_bias) / f64::from(QA * QB))
+                * f64::from(SCALE);
+            let integer = network.evaluate(&accumulator, side);
+            assert!(
+                (f64::from(integer) - float).abs() <= 1.0,
+                "{integer} against {float}"
+            );
+        }
+        // The two sides see the position from opposite perspectives.
+        assert_ne!(
+            network.evaluate(&accumulator, Player::P1),
+            network.evaluate(&accumulator, Player::P2)
+        );
+    }
+
+    #[test]
+    fn weights_that_do_not_fit_the_shape_are_refused() {
+        assert!(Network::new(2, 2, vec![0; 4], vec![0; 2], vec![0; 4], 0).is_ok());
+        assert!(Network::new(2, 2, vec![0; 3], vec![0; 2], vec![0; 4], 0).is_err());
+        assert!(Network::new(2, 2, vec![0; 4], vec![0; 2], vec![0; 2], 0).is_err());
+        assert!(Network::new(0, 2, vec![], vec![0; 2], vec![0; 4], 0).is_err());
+    }
+}
