@@ -15,6 +15,7 @@ mod diagram;
 mod eval;
 pub mod geometry;
 mod hints;
+pub mod inputs;
 mod svg;
 mod text;
 mod weights;
@@ -82,12 +83,15 @@ pub struct StackOn {
 
 /// What a Lielow move changed on the board: the mover's stack left its square, an enemy
 /// stack may have been captured on the destination, and a stack of the mover entered the
-/// destination unless the move went off the board.
+/// destination unless the move went off the board; and where each player's crown stood
+/// before the move (the crown rule may move either after it: where each stands now, the
+/// position says).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LielowChanges {
     pub left: StackOn,
     pub captured: Option<StackOn>,
     pub entered: Option<StackOn>,
+    pub kings_before: [Option<u8>; 2],
 }
 
 /// What `make_move` changed that the move itself does not say.
@@ -411,6 +415,9 @@ impl<G: Geometry> Rules for Lielow<G> {
             captured: (undo.captured_height != 0)
                 .then(|| stack(self.side, undo.captured_height, mv.to)),
             entered: mv.to().map(|to| stack(mover, self.height[to], to as u8)),
+            kings_before: undo
+                .crown
+                .map(|square| (square != NO_SQUARE).then_some(square)),
         }
     }
 
