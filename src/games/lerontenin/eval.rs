@@ -259,7 +259,7 @@ impl Lines {
         let nearest = |set: u128| (set != 0).then(|| square - (127 - set.leading_zeros()) as u8);
         let mut fewest = nearest(self.single & behind);
         // Indexed over constant bounds, the loop unrolls with constant divisors: an
-        // iterator over the two tables ran 20% slower (Lerontenin's search, farm-bench).
+        // iterator over the two tables ran 20% slower (Lerontenin's search, timed side by side).
         #[allow(clippy::needless_range_loop)]
         for power in 1..8 {
             // The line holds only squares behind `square`.
