@@ -42,6 +42,18 @@ pub struct Request<'a, G: Searchable> {
     pub levels: &'static Levels,
 }
 
+impl<G: Searchable> Request<'_, G> {
+    /// The search `go` asked for, from `root`, reporting every completed iteration.
+    fn search(
+        self,
+        root: &G,
+        on_info: &mut dyn FnMut(&Info<G::Move>),
+    ) -> super::SearchResult<G::Move> {
+        self.searcher
+            .search_with(root, &self.limits, &self.options, self.control, on_info)
+    }
+}
+
 impl Mover {
     /// The names on the command line.
     pub const NAMES: [&'static str; 5] = [
@@ -76,18 +88,7 @@ impl Mover {
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> Vec<G::Move> {
         let baseline = match self {
-            Mover::Full => {
-                let Request {
-                    searcher,
-                    limits,
-                    options,
-                    control,
-                    ..
-                } = request;
-                return searcher
-                    .search_with(root, &limits, &options, control, on_info)
-                    .pv;
-            }
+            Mover::Full => return request.search(root, on_info).pv,
             Mover::Level(level) => {
                 let level = request.levels[usize::from(level.min(MAX_LEVEL - 1))];
                 return play_level(&level, root, request, rng, on_info);
@@ -110,41 +111,27 @@ fn play_level<G: Searchable>(
     rng: &mut fastrand::Rng,
     on_info: &mut dyn FnMut(&Info<G::Move>),
 ) -> Vec<G::Move> {
-    let Request {
-        searcher,
-        limits,
-        options,
-        control,
-        ..
-    } = request;
-    let options = RootOptions {
-        multipv: level.lines(options.multipv.max(1)),
-        ..options
-    };
+    let mut request = request;
+    request.limits = level.narrow(&request.limits);
+    request.options.multipv = level.lines(request.options.multipv.max(1));
     // The lines of the deepest iteration that found as many as any before it (the node
     // budget may stop an iteration after its first lines).
     let mut lines: Vec<(Score, Vec<G::Move>)> = Vec::new();
     let mut deeper: Vec<(Score, Vec<G::Move>)> = Vec::new();
     let mut deeper_depth = 0;
-    let result = searcher.search_with(
-        root,
-        &level.narrow(&limits),
-        &options,
-        control,
-        &mut |info| {
-            if !info.pv.is_empty() {
-                if info.depth != deeper_depth {
-                    if deeper.len() >= lines.len() {
-                        lines = std::mem::take(&mut deeper);
-                    }
-                    deeper.clear();
-                    deeper_depth = info.depth;
+    let result = request.search(root, &mut |info| {
+        if !info.pv.is_empty() {
+            if info.depth != deeper_depth {
+                if deeper.len() >= lines.len() {
+                    lines = std::mem::take(&mut deeper);
                 }
-                deeper.push((info.score, info.pv.clone()));
+                deeper.clear();
+                deeper_depth = info.depth;
             }
-            on_info(info);
-        },
-    );
+            deeper.push((info.score, info.pv.clone()));
+        }
+        on_info(info);
+    });
     if deeper.len() >= lines.len() {
         lines = deeper;
     }
