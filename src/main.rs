@@ -64,14 +64,20 @@ enum Command {
     Stats(cli::stats::StatsArgs),
     /// Play the engine against itself and write quiet positions with the games' results.
     ///
-    /// Prints "<result> <position>" lines (the result from the first player's side: 1, 0 or
-    /// 0.5) to --out or stdout, and progress on stderr. The data of `ternion tune`.
+    /// Prints "<result> <position> ; <score>" lines (both from the first player's side: the
+    /// result 1, 0 or 0.5, the search's score in centipawns) to --out or stdout, and
+    /// progress on stderr. The data of `ternion tune` and `ternion train`.
     Selfplay(cli::selfplay::SelfplayArgs),
     /// Fit a variant's evaluation weights to self-play data.
     ///
     /// Prints the errors before and after, each feature's weight before and after, and the
     /// new table as Rust source for the game's weights.rs. Progress goes to stderr.
     Tune(cli::tune::TuneArgs),
+    /// Train a variant's network on self-play data, and write its file.
+    ///
+    /// Prints a line an epoch on stderr (positions a second, training and validation loss)
+    /// and writes the best epoch's network, quantised, to --out: the file `EvalFile` loads.
+    Train(cli::train::TrainArgs),
     /// Build or probe Egara-guti's exact tables (every position of a few men, solved).
     ///
     /// `tables build egaraguti --men K --dir D` solves every level of at most K men, fewest
@@ -138,6 +144,7 @@ fn main() -> ExitCode {
         Some(Command::Stats(args)) => cli::stats::run(&args),
         Some(Command::Selfplay(args)) => cli::selfplay::run(&args),
         Some(Command::Tune(args)) => cli::tune::run(&args),
+        Some(Command::Train(args)) => cli::train::run(&args),
         Some(Command::Tables(args)) => cli::tables::run(&args),
         Some(Command::Show(args)) => cli::show::run(&args),
         Some(Command::Gui(args)) => cli::gui::run(&args),

@@ -5,6 +5,7 @@
 use std::sync::{Arc, Mutex};
 
 use ternion::core::{Outcome, Player};
+use ternion::eval::Evaluator;
 use ternion::games::{Playable, Variant};
 use ternion::protocol::daemon::{Daemon, Sink};
 
@@ -86,8 +87,8 @@ fn agreement<G: Playable>() -> usize {
             ask(&mut daemon, "query variant"),
             format!("response {}", G::VARIANT)
         );
-        // `eval`: its total is the evaluation the search plays with, and the sum of its
-        // terms.
+        // `eval`: the terms' total is their sum and the hand-written evaluation; the last
+        // line is the value the search plays with (the network's, where there is one).
         output.lock().expect("output").clear();
         daemon.handle("eval");
         let lines = output.lock().expect("output").clone();
@@ -95,7 +96,10 @@ fn agreement<G: Playable>() -> usize {
         match game.outcome() {
             Some(_) => assert!(last.starts_with("Eval: none, the game is over"), "{last}"),
             None => {
-                let terms: i32 = lines[1..lines.len() - 1]
+                let total_at = (lines.iter())
+                    .position(|line| line.starts_with("Terms: "))
+                    .expect("a Terms line");
+                let terms: i32 = lines[1..total_at]
                     .iter()
                     .map(|line| {
                         let words: Vec<&str> = line.split_whitespace().collect();
@@ -113,7 +117,20 @@ fn agreement<G: Playable>() -> usize {
                     .sum();
                 let evaluation = game.evaluate();
                 assert_eq!(terms, evaluation, "{lines:?}");
-                assert!(last.starts_with(&format!("Eval: {evaluation} for the side to move")));
+                assert!(lines[total_at].starts_with(&format!("Terms: {evaluation} for the side")));
+                let used = match G::shipped_network() {
+                    Some(network) => {
+                        let value = game.evaluate_by(&Evaluator::Network(network));
+                        assert!(
+                            lines[total_at + 1]
+                                .starts_with(&format!("Network: {value} for the side")),
+                            "{lines:?}"
+                        );
+                        format!("Eval: {value} for the side to move")
+                    }
+                    None => format!("Eval: {evaluation} for the side to move"),
+                };
+                assert!(last.starts_with(&used), "{last}");
             }
         }
         compared += 1;

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use common::position;
 use ternion::core::{Outcome, Player};
-use ternion::eval::{Evaluate, FeatureSink};
+use ternion::eval::{Evaluate, Evaluator, FeatureSink};
 use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::lerontenin::Lerontenin;
 use ternion::games::lielow::{Lielow8, Lielow9};
@@ -108,9 +108,9 @@ impl Rules for Tree {
 impl Evaluate for Tree {
     type State = ();
 
-    fn state(&self) {}
+    fn state(&self, _: &Evaluator) {}
 
-    fn update(&self, _: &(), _: (), _: &mut ()) {}
+    fn update(&self, _: &Evaluator, _: &(), _: (), _: &mut ()) {}
 
     fn feature_count() -> usize {
         1
@@ -259,9 +259,9 @@ impl Rules for TicTacToe {
 impl Evaluate for TicTacToe {
     type State = ();
 
-    fn state(&self) {}
+    fn state(&self, _: &Evaluator) {}
 
-    fn update(&self, _: &(), _: (), _: &mut ()) {}
+    fn update(&self, _: &Evaluator, _: &(), _: (), _: &mut ()) {}
 
     fn feature_count() -> usize {
         0

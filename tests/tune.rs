@@ -1,12 +1,23 @@
-//! Self-play data and the tuner: the data is well formed and repeats exactly from its seed,
-//! and a fit never ends worse on the held-out positions than where it started.
+//! Self-play data, the tuner and the network trainer: the data is well formed and repeats
+//! exactly from its seed, a fit never ends worse on the held-out positions than where it
+//! started, and a trained network learns, repeats under its seed, and keeps the float
+//! model's values once quantised.
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use ternion::arena::schedule::Shard;
+use ternion::eval::network::SCALE;
+use ternion::eval::{Evaluate, Evaluator};
+use ternion::games::lielow::Lielow8;
 use ternion::games::{Playable, Variant};
+use ternion::rules::Rules;
+use ternion::tune::data::parse_line;
 use ternion::tune::selfplay::{SelfplayConfig, run_selfplay};
 use ternion::tune::texel::{TuneConfig, tune};
+use ternion::tune::train::model::Scratch;
+use ternion::tune::train::samples::is_held_out;
+use ternion::tune::train::{TrainConfig, train};
 
 fn selfplay(variant: Variant, games: u64, seed: u64, concurrency: usize) -> String {
     selfplay_shard(variant, games, seed, concurrency, Shard::WHOLE)
@@ -140,4 +151,100 @@ fn bad_data_is_refused_with_its_line() {
     }
     let error = tune(&config, &[("empty.txt", "")], &mut |_| {}).expect_err("no data");
     assert!(error.starts_with("too little data"), "{error}");
+}
+
+/// The data of the network tests: Lielow games at 400 nodes a move.
+fn lielow_data() -> String {
+    selfplay(Variant::Lielow, 200, 21, 2)
+}
+
+fn tiny_config(threads: usize) -> TrainConfig {
+    let mut config = TrainConfig::new(Variant::Lielow);
+    config.hidden = 16;
+    config.epochs = 30;
+    config.batch = 64;
+    config.rate = 0.003;
+    config.decay = 0.95;
+    config.seed = 5;
+    config.threads = threads;
+    config
+}
+
+#[test]
+fn training_a_tiny_network_lowers_its_validation_loss_and_repeats_exactly() {
+    let data = lielow_data();
+    let sources = [("data", data.as_str())];
+    let mut lines = 0;
+    let report = train(&tiny_config(2), &sources, &mut |_| lines += 1).expect("training runs");
+    assert_eq!(lines, 1 + 30, "a line at the start and one an epoch");
+    assert_eq!(report.training + report.validation, data.lines().count());
+    let kept = report.epochs[report.best as usize - 1].validation_loss;
+    // The stated amount: 15% of the starting loss at least (from games at 400 nodes a
+    // move, whose results are noisy labels).
+    assert!(
+        kept <= 0.85 * report.start_loss,
+        "validation loss {kept} from {}",
+        report.start_loss
+    );
+    // The same data, settings and seed: the same network, however many threads.
+    let again = train(&tiny_config(1), &sources, &mut |_| {}).expect("training runs");
+    assert_eq!(again.network, report.network);
+    // Another seed, another network.
+    let mut other = tiny_config(2);
+    other.seed = 6;
+    let other = train(&other, &sources, &mut |_| {}).expect("training runs");
+    assert_ne!(other.network, report.network);
+}
+
+#[test]
+fn the_quantised_network_stays_near_the_float_model_on_held_out_positions() {
+    let data = lielow_data();
+    let report = train(&tiny_config(2), &[("data", &data)], &mut |_| {}).expect("training runs");
+    let evaluator = Evaluator::Network(Arc::new(report.network.clone()));
+    let mut scratch = Scratch::new(report.params.hidden);
+    let (mut worst, mut total) = (0.0f32, 0.0f32);
+    let mut compared = 0;
+    // The held-out lines: the first block of every ten.
+    for (index, line) in data.lines().enumerate() {
+        if !is_held_out(index) {
+            continue;
+        }
+        let game = parse_line::<Lielow8>(line).expect("a data line").game;
+        let side = game.side_to_move();
+        let inputs = |perspective| {
+            let mut on = Vec::new();
+            game.inputs(perspective, |input| on.push(input as u32));
+            on
+        };
+        let float = report
+            .params
+            .forward(&inputs(side), &inputs(side.opponent()), &mut scratch)
+            * SCALE as f32;
+        let integer = game.evaluate_by(&evaluator) as f32;
+        worst = worst.max((float - integer).abs());
+        total += (float - integer).abs();
+        compared += 1;
+    }
+    assert!(compared > 100, "{compared} held-out positions");
+    // The stated bounds, in centipawns: at most 8 apart, 2 on average.
+    let mean = total / compared as f32;
+    assert!(
+        worst <= 8.0 && mean <= 2.0,
+        "{worst} cp apart at most, {mean} on average"
+    );
+}
+
+#[test]
+fn a_network_is_refused_for_a_game_without_inputs_and_for_bad_data() {
+    let mut config = tiny_config(1);
+    config.variant = Variant::Egaraguti;
+    let error = train(&config, &[("data", "")], &mut |_| {}).expect_err("no inputs");
+    assert!(error.contains("no network"), "{error}");
+    let error = train(
+        &tiny_config(1),
+        &[("bad.txt", "3 8/8/8/8/8/8/8/b1*7 b ; 0")],
+        &mut |_| {},
+    )
+    .expect_err("a bad line");
+    assert!(error.starts_with("bad.txt:1: bad result"), "{error}");
 }

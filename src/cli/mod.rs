@@ -11,6 +11,7 @@ pub mod selfplay;
 pub mod show;
 pub mod stats;
 pub mod tables;
+pub mod train;
 pub mod tune;
 
 use std::process::ExitCode;

@@ -17,6 +17,7 @@ use std::thread::JoinHandle;
 pub use self::flags::SearchFlags;
 pub use self::session::new_session;
 use crate::core::{Outcome, Player, PositionError};
+use crate::eval::network::Network;
 use crate::games::{LoadedTables, Variant};
 use crate::search::mover::Mover;
 use crate::search::{Info, Limits, RootMove};
@@ -60,6 +61,44 @@ pub struct EvalTerm {
     pub feature: String,
     pub value: i32,
     pub weight: i32,
+}
+
+/// What the options chose to evaluate with: `Use NNUE` (a network where the variant has
+/// one, or the hand-written terms) and `EvalFile` (a network loaded for one variant, in place
+/// of the one it ships).
+#[derive(Clone, Debug)]
+pub struct EvalChoice {
+    pub use_network: bool,
+    pub file: Option<NetworkFile>,
+}
+
+impl Default for EvalChoice {
+    fn default() -> Self {
+        EvalChoice {
+            use_network: true,
+            file: None,
+        }
+    }
+}
+
+/// A network `EvalFile` loaded: for which variant, from where, and the network.
+#[derive(Clone, Debug)]
+pub struct NetworkFile {
+    pub variant: Variant,
+    /// The path as given, for people.
+    pub name: String,
+    pub network: Arc<Network>,
+}
+
+/// A network's value of the position, for `eval`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetworkEval {
+    /// For the side to move, in centipawns.
+    pub value: i32,
+    /// Where the network came from: `built in`, or the file's path.
+    pub source: String,
+    /// Whether the search evaluates with it.
+    pub in_use: bool,
 }
 
 /// How long a search runs before it reports each root move it starts on, as Stockfish
@@ -116,6 +155,10 @@ pub trait Session: Send {
     /// The static evaluation for the side to move, term by term: each feature's name, its
     /// value and its weight, in the evaluation's order; `None` once the game is over.
     fn eval_terms(&self) -> Option<Vec<EvalTerm>>;
+    /// The variant's network's value of the position (the one `EvalFile` loaded, or the
+    /// one built in), whether or not the search uses it; `None` for a variant with no
+    /// network, or once the game is over.
+    fn network_eval(&self) -> Option<NetworkEval>;
     /// The position's SVG picture, the last move of the `position` command marked.
     fn svg(&self) -> String;
     fn side_to_move(&self) -> Player;
@@ -140,6 +183,8 @@ pub trait Session: Send {
     /// Asks these exact tables in every search from now on; a game without tables among
     /// them searches without.
     fn set_tables(&mut self, tables: &LoadedTables);
+    /// Evaluates as `choice` says from now on.
+    fn set_evaluation(&mut self, choice: &EvalChoice);
     /// Starts the draws of the weakened levels and the baseline movers afresh from `seed`:
     /// the same seed, the same choices in the same positions.
     fn reseed(&mut self, seed: u64);

@@ -7,10 +7,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 
 use super::{
-    EvalTerm, Event, Listener, MovesApplied, SearchFlags, SearchJob, Session, panic_detail,
+    EvalChoice, EvalTerm, Event, Listener, MovesApplied, NetworkEval, SearchFlags, SearchJob,
+    Session, panic_detail,
 };
 use crate::core::{Outcome, Player, PositionError};
-use crate::eval::feature_values;
+use crate::eval::network::Network;
+use crate::eval::{Evaluator, feature_values};
 use crate::games::{LoadedTables, Playable, Variant};
 use crate::search::mover::Request;
 use crate::search::{RootMove, RootOptions, Searcher};
@@ -49,6 +51,11 @@ struct GameSession<G: Playable> {
     /// The draws of the weakened levels and the baselines, going on from one move to the
     /// next.
     rng: Arc<Mutex<fastrand::Rng>>,
+    /// The variant's network as the options chose it (loaded or built in), and where it
+    /// came from, if it has one.
+    network: Option<(Arc<Network>, String)>,
+    /// Whether the search evaluates with `network` (if not, with the terms).
+    use_network: bool,
 }
 
 impl<G: Playable> GameSession<G> {
@@ -60,6 +67,8 @@ impl<G: Playable> GameSession<G> {
             last_move: None,
             searcher: Arc::new(Mutex::new(Searcher::new(hash_mib))),
             rng: Arc::new(Mutex::new(fastrand::Rng::with_seed(BASELINE_SEED))),
+            network: G::shipped_network().map(|network| (network, "built in".to_owned())),
+            use_network: true,
         }
     }
 
@@ -169,6 +178,19 @@ impl<G: Playable> Session for GameSession<G> {
         )
     }
 
+    fn network_eval(&self) -> Option<NetworkEval> {
+        let (network, source) = self.network.as_ref()?;
+        if self.result().is_some() {
+            return None;
+        }
+        let evaluator = Evaluator::Network(Arc::clone(network));
+        Some(NetworkEval {
+            value: self.game.evaluate_by(&evaluator),
+            source: source.clone(),
+            in_use: self.use_network,
+        })
+    }
+
     fn svg(&self) -> String {
         self.game.svg(self.last_move)
     }
@@ -226,6 +248,8 @@ impl<G: Playable> Session for GameSession<G> {
             last_move: self.last_move,
             searcher: Arc::clone(&self.searcher),
             rng: Arc::clone(&self.rng),
+            network: self.network.clone(),
+            use_network: self.use_network,
         })
     }
 
@@ -243,6 +267,21 @@ impl<G: Playable> Session for GameSession<G> {
 
     fn set_tables(&mut self, tables: &LoadedTables) {
         self.searcher().set_oracle(G::oracle(tables));
+    }
+
+    fn set_evaluation(&mut self, choice: &EvalChoice) {
+        self.network = match &choice.file {
+            Some(file) if file.variant == G::VARIANT => {
+                Some((Arc::clone(&file.network), file.name.clone()))
+            }
+            _ => G::shipped_network().map(|network| (network, "built in".to_owned())),
+        };
+        self.use_network = choice.use_network;
+        let evaluator = match (&self.network, self.use_network) {
+            (Some((network, _)), true) => Evaluator::Network(Arc::clone(network)),
+            _ => Evaluator::Terms,
+        };
+        self.searcher().set_evaluator(evaluator);
     }
 
     fn reseed(&mut self, seed: u64) {

@@ -19,11 +19,41 @@
 //!
 //! [`network`] holds a small efficiently updated network for any game (an accumulator a
 //! perspective, integer inference, its file): a game's inputs and its trained weights are
-//! the game's.
+//! the game's. Which of the two a search plays with, the hand-written terms or a network,
+//! is an [`Evaluator`] the search is given: the network is another way to fill in the same
+//! trait, its accumulator the evaluation's state.
 
 pub mod network;
 
+use std::sync::Arc;
+
+use self::network::{Accumulator, Network};
+use crate::core::Player;
 use crate::rules::Rules;
+
+/// What a search evaluates with: the game's hand-written terms, or a network on the game's
+/// inputs (one of [`Evaluate::INPUTS`] inputs a perspective).
+#[derive(Clone, Debug, Default)]
+pub enum Evaluator {
+    #[default]
+    Terms,
+    Network(Arc<Network>),
+}
+
+impl Evaluator {
+    /// What `G` evaluates with unless told otherwise: the network it ships, or its terms.
+    pub fn shipped<G: Evaluate>() -> Evaluator {
+        G::shipped_network().map_or(Evaluator::Terms, Evaluator::Network)
+    }
+
+    /// The network, if this evaluator is one.
+    pub fn network(&self) -> Option<&Network> {
+        match self {
+            Evaluator::Terms => None,
+            Evaluator::Network(network) => Some(network),
+        }
+    }
+}
 
 /// Where a position's features go, one contribution at a time.
 pub trait FeatureSink {
@@ -37,13 +67,34 @@ pub trait Evaluate: Rules {
     /// everything out at each position.
     type State: Clone + PartialEq + std::fmt::Debug + Send + 'static;
 
-    /// This position's state, worked out from nothing.
-    fn state(&self) -> Self::State;
+    /// The number of inputs of the game's network, a perspective; 0 for a game with none.
+    const INPUTS: usize = 0;
 
-    /// Writes into `child` the state after a move: `parent` is the state before it,
-    /// `changes` what it changed, and `self` the position after it. Must equal
-    /// [`Evaluate::state`] of `self` (the conformance suite checks it along its playouts).
-    fn update(&self, parent: &Self::State, changes: Self::Changes, child: &mut Self::State);
+    /// Calls `on` with every input of the game's network that is on in this position, from
+    /// `perspective`'s side (none for a game with no network).
+    fn inputs(&self, perspective: Player, on: impl FnMut(usize)) {
+        let _ = (perspective, on);
+    }
+
+    /// The network the game ships, built into the binary, if it has one.
+    fn shipped_network() -> Option<Arc<Network>> {
+        None
+    }
+
+    /// This position's state for `evaluator`, worked out from nothing.
+    fn state(&self, evaluator: &Evaluator) -> Self::State;
+
+    /// Writes into `child` the state after a move: `parent` is the state before it (both
+    /// for `evaluator`), `changes` what it changed, and `self` the position after it. Must
+    /// equal [`Evaluate::state`] of `self` (the conformance suite checks it along its
+    /// playouts).
+    fn update(
+        &self,
+        evaluator: &Evaluator,
+        parent: &Self::State,
+        changes: Self::Changes,
+        child: &mut Self::State,
+    );
 
     /// The number of features of this game.
     fn feature_count() -> usize;
@@ -65,13 +116,19 @@ pub trait Evaluate: Rules {
         weighted_sum(self, Self::weights())
     }
 
-    /// The same value as [`Evaluate::evaluate`], read from `state`, this position's state
-    /// as the search kept it: the search's way to evaluate. By default the state is not
-    /// needed.
+    /// The position's value by `evaluator`, read from `state`, this position's state as the
+    /// search kept it: the search's way to evaluate. With the terms, the same value as
+    /// [`Evaluate::evaluate`]; by default the state is not needed and there is no network.
     #[inline]
-    fn evaluate_with(&self, state: &Self::State) -> i32 {
-        let _ = state;
+    fn evaluate_with(&self, evaluator: &Evaluator, state: &Self::State) -> i32 {
+        let _ = (evaluator, state);
         self.evaluate()
+    }
+
+    /// The position's value by `evaluator`, its state worked out afresh: for a position
+    /// met once, not for the search's nodes.
+    fn evaluate_by(&self, evaluator: &Evaluator) -> i32 {
+        self.evaluate_with(evaluator, &self.state(evaluator))
     }
 }
 
@@ -108,6 +165,17 @@ pub fn weighted_sum<G: Evaluate>(game: &G, weights: &[i32]) -> i32 {
     let mut sink = WeightedSum::new(weights);
     game.features(&mut sink);
     sink.sum
+}
+
+/// `game`'s accumulator for `network`, worked out from its inputs.
+pub fn fresh_accumulator<G: Evaluate>(game: &G, network: &Network) -> Accumulator {
+    let mut accumulator = network.empty_accumulator();
+    for perspective in Player::BOTH {
+        game.inputs(perspective, |input| {
+            network.add(&mut accumulator, perspective, input)
+        });
+    }
+    accumulator
 }
 
 /// The features of `game`, one value per feature.

@@ -7,6 +7,7 @@ use std::fmt::Write;
 use crate::bench::BenchLine;
 use crate::core::{Outcome, Player};
 use crate::engine::{Event, Session};
+use crate::eval::network::Network;
 use crate::games::Variant;
 use crate::search::{Info, Score};
 
@@ -203,7 +204,8 @@ pub fn display(session: &dyn Session) -> Vec<String> {
 }
 
 /// The lines of `eval`: every feature the position has (value not 0) with its weight and
-/// their product, then the total for the side to move, the engine's static evaluation.
+/// their product, then the terms' total for the side to move, the network's value where
+/// the variant has one, and last the value the search plays with.
 pub fn eval(session: &dyn Session) -> Vec<String> {
     let Some(terms) = session.eval_terms() else {
         return vec![format!(
@@ -224,11 +226,32 @@ pub fn eval(session: &dyn Session) -> Vec<String> {
             term.feature, term.value, term.weight, score
         ));
     }
+    let side = player_word(session.side_to_move());
+    lines.push(format!("Terms: {total} for the side to move ({side})"));
+    let mut used = (total, "the terms");
+    if let Some(network) = session.network_eval() {
+        lines.push(format!(
+            "Network: {} for the side to move ({side}), {}",
+            network.value, network.source
+        ));
+        if network.in_use {
+            used = (network.value, "the network");
+        }
+    }
     lines.push(format!(
-        "Eval: {total} for the side to move ({})",
-        player_word(session.side_to_move())
+        "Eval: {} for the side to move ({side}), by {}",
+        used.0, used.1
     ));
     lines
+}
+
+/// The line that says `EvalFile` loaded a network.
+pub fn network_loaded(variant: Variant, name: &str, network: &Network) -> String {
+    format!(
+        "info string EvalFile {name}: a network of {variant}, {} inputs x {} hidden",
+        network.inputs(),
+        network.hidden()
+    )
 }
 
 /// The lines of `help`, with the options' names (`A, B, ...`) folded in.

@@ -7,11 +7,14 @@
 //! no option, the deepest perft, is here too.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::format;
 use crate::core::printable::echo;
-use crate::engine::{Session, new_session};
+use crate::engine::{EvalChoice, NetworkFile, Session, new_session};
+use crate::eval::Evaluate;
+use crate::eval::network::file;
 use crate::games::{LoadedTables, Variant, strength};
 use crate::search::levels::MAX_LEVEL;
 use crate::search::max_threads;
@@ -69,6 +72,8 @@ pub struct Settings {
     pub elo: u32,
     /// `Seed`: where the movers' draws start when it is set and with every new variant.
     pub seed: u64,
+    /// `Use NNUE` and `EvalFile`: what the search evaluates with.
+    pub evaluation: EvalChoice,
 }
 
 impl Default for Settings {
@@ -84,6 +89,7 @@ impl Default for Settings {
             limit_strength: false,
             elo: strength::MAX_ELO,
             seed: 0,
+            evaluation: EvalChoice::default(),
         }
     }
 }
@@ -95,6 +101,7 @@ impl Settings {
         let mut session = new_session(variant, self.hash_mib);
         session.set_threads(self.threads);
         session.set_tables(&self.tables);
+        session.set_evaluation(&self.evaluation);
         session.reseed(self.seed);
         session
     }
@@ -211,7 +218,7 @@ macro_rules! store {
 }
 
 /// Every option, in the order `ugi` lists them.
-pub const OPTIONS: [OptionSpec; 12] = [
+pub const OPTIONS: [OptionSpec; 14] = [
     OptionSpec {
         name: "UCI_Variant",
         kind: Kind::Variants {
@@ -317,6 +324,24 @@ pub const OPTIONS: [OptionSpec; 12] = [
         cap: None,
     },
     OptionSpec {
+        name: "Use NNUE",
+        kind: Kind::Check {
+            default: true,
+            on_change: |target, on| {
+                target.settings.evaluation.use_network = on;
+                target.session.set_evaluation(&target.settings.evaluation);
+            },
+        },
+        cap: None,
+    },
+    OptionSpec {
+        name: "EvalFile",
+        kind: Kind::Text {
+            on_change: set_eval_file,
+        },
+        cap: None,
+    },
+    OptionSpec {
         name: "Seed",
         kind: Kind::Spin {
             default: 0,
@@ -382,6 +407,36 @@ fn set_table_path(target: Target<'_>, path: &str) -> Result<Option<String>, Refu
     target.settings.tables = tables;
     target.session.set_tables(&target.settings.tables);
     Ok(None)
+}
+
+/// `EvalFile`: loads the network file at `path` for the current variant, in place of the
+/// one built in (`<empty>` or nothing: the one built in again). A file that is not a network
+/// of this variant (another game's, another shape, damaged) changes nothing.
+fn set_eval_file(target: Target<'_>, path: &str) -> Result<Option<String>, Refusal> {
+    let path = path.trim();
+    let variant = target.session.variant();
+    if path.is_empty() || path == "<empty>" {
+        target.settings.evaluation.file = None;
+        target.session.set_evaluation(&target.settings.evaluation);
+        return Ok(None);
+    }
+    let inputs = crate::with_game!(variant, G => G::INPUTS);
+    if inputs == 0 {
+        return Err(Refusal::bad_value(format!(
+            "EvalFile {}: {variant} has no network",
+            echo(path)
+        )));
+    }
+    let network = file::load(Path::new(path), &variant.to_string(), inputs)
+        .map_err(|reason| Refusal::bad_value(format!("EvalFile {}: {reason}", echo(path))))?;
+    let said = format::network_loaded(variant, &echo(path), &network);
+    target.settings.evaluation.file = Some(NetworkFile {
+        variant,
+        name: echo(path),
+        network: Arc::new(network),
+    });
+    target.session.set_evaluation(&target.settings.evaluation);
+    Ok(Some(said))
 }
 
 /// The option called `name`, in any case and with or without spaces between its words

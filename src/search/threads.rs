@@ -22,6 +22,7 @@ use super::searchable::Searchable;
 use super::tt::TranspositionTable;
 use super::worker::Worker;
 use super::{Control, Effort, Info, RootOptions, SearchResult};
+use crate::eval::Evaluator;
 
 /// The most search threads a searcher runs: twice the cores of this machine (at least 1),
 /// as the protocol advertises.
@@ -40,6 +41,7 @@ struct Job<G: Searchable> {
     options: RootOptions<G::Move>,
     tt: Arc<TranspositionTable>,
     oracle: Option<Arc<dyn Oracle<G>>>,
+    evaluator: Evaluator,
     stop: Arc<AtomicBool>,
 }
 
@@ -86,6 +88,8 @@ pub struct Searcher<G: Searchable> {
     tt: Arc<TranspositionTable>,
     /// The oracle of exact values the search asks, if any.
     oracle: Option<Arc<dyn Oracle<G>>>,
+    /// What the search evaluates with.
+    evaluator: Evaluator,
     counts: Arc<NodeCounts>,
     main: Worker<G>,
     helpers: Vec<Helper<G>>,
@@ -93,22 +97,37 @@ pub struct Searcher<G: Searchable> {
 
 impl<G: Searchable> Searcher<G> {
     /// A one-thread searcher with a transposition table of about `hash_mib` mebibytes.
+    /// It evaluates with the network the game ships, if any, until told otherwise.
     pub fn new(hash_mib: usize) -> Self {
         let tt = Arc::new(TranspositionTable::new(hash_mib, 1));
         let counts = NodeCounts::new(1);
-        Searcher {
+        let mut searcher = Searcher {
             main: Worker::new(Arc::clone(&tt), Arc::clone(&counts), 0),
             tt,
             oracle: None,
+            evaluator: Evaluator::Terms,
             counts,
             helpers: Vec::new(),
-        }
+        };
+        searcher.set_evaluator(Evaluator::shipped::<G>());
+        searcher
     }
 
     /// Asks `oracle` for exact values in every search from now on (`None`: no oracle).
     pub fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle<G>>>) {
         self.main.set_oracle(oracle.clone());
         self.oracle = oracle;
+    }
+
+    /// Evaluates with `evaluator` in every search from now on.
+    pub fn set_evaluator(&mut self, evaluator: Evaluator) {
+        self.main.set_evaluator(evaluator.clone());
+        self.evaluator = evaluator;
+    }
+
+    /// What the search evaluates with.
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.evaluator
     }
 
     /// The number of search threads (the caller's included).
@@ -182,8 +201,15 @@ impl<G: Searchable> Searcher<G> {
         let started = Instant::now();
         self.tt.new_search();
         self.counts.reset();
-        let helpers =
-            HelpersAtWork::start(&self.helpers, &self.tt, &self.oracle, root, limits, options);
+        let helpers = HelpersAtWork::start(
+            &self.helpers,
+            &self.tt,
+            &self.oracle,
+            &self.evaluator,
+            root,
+            limits,
+            options,
+        );
         let mut best = self
             .main
             .search_with(root, limits, options, control, on_info);
@@ -249,6 +275,7 @@ impl<'a, G: Searchable> HelpersAtWork<'a, G> {
         helpers: &'a [Helper<G>],
         tt: &Arc<TranspositionTable>,
         oracle: &Option<Arc<dyn Oracle<G>>>,
+        evaluator: &Evaluator,
         root: &G,
         limits: &Limits,
         options: &RootOptions<G::Move>,
@@ -272,6 +299,7 @@ impl<'a, G: Searchable> HelpersAtWork<'a, G> {
                 options: helper_options.clone(),
                 tt: Arc::clone(tt),
                 oracle: oracle.clone(),
+                evaluator: evaluator.clone(),
                 stop: Arc::clone(&stop),
             });
             helper.link.changed.notify_all();
@@ -369,6 +397,7 @@ fn helper_loop<G: Searchable>(link: &HelperLink<G>, counts: Arc<NodeCounts>, ind
         }
         worker.set_tt(Arc::clone(&job.tt));
         worker.set_oracle(job.oracle.clone());
+        worker.set_evaluator(job.evaluator.clone());
         let not_pondering = AtomicBool::new(false);
         let control = Control::new(&job.stop, &not_pondering);
         let searched = panic::catch_unwind(AssertUnwindSafe(|| {

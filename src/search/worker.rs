@@ -21,6 +21,7 @@ use super::searchable::Searchable;
 use super::tt::{Bound, TranspositionTable, fingerprint};
 use super::{Control, Effort, Info, MAX_PLY, RootMove, RootOptions, SearchResult};
 use crate::core::{Outcome, Wdl};
+use crate::eval::Evaluator;
 
 /// The most captures the quiescence search follows past the depth limit.
 const QUIESCENCE_PLIES: u32 = 12;
@@ -45,6 +46,8 @@ pub(super) struct Worker<G: Searchable> {
     tt: Arc<TranspositionTable>,
     /// The oracle of exact values to ask, if any.
     oracle: Option<Arc<dyn Oracle<G>>>,
+    /// What the nodes are evaluated with.
+    evaluator: Evaluator,
     /// The team's published node counts, and this worker's place among them (0: the main
     /// worker).
     counts: Arc<NodeCounts>,
@@ -91,6 +94,7 @@ impl<G: Searchable> Worker<G> {
         Worker {
             tt,
             oracle: None,
+            evaluator: Evaluator::Terms,
             counts,
             index,
             others_nodes: 0,
@@ -126,6 +130,11 @@ impl<G: Searchable> Worker<G> {
     /// Asks `oracle` from now on (`None`: no oracle).
     pub(super) fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle<G>>>) {
         self.oracle = oracle;
+    }
+
+    /// Evaluates with `evaluator` from now on.
+    pub(super) fn set_evaluator(&mut self, evaluator: Evaluator) {
+        self.evaluator = evaluator;
     }
 
     /// Publishes this worker's node count to `counts` (a new team) from now on.
@@ -170,7 +179,8 @@ impl<G: Searchable> Worker<G> {
 
         let mut game = root.clone();
         self.eval_states.clear();
-        self.eval_states.resize(MAX_PLY + 1, root.state());
+        self.eval_states
+            .resize(MAX_PLY + 1, root.state(&self.evaluator));
         let mut root_moves = Vec::new();
         game.generate_moves(&mut root_moves);
         // `searchmoves`: the other moves are left out of every iteration.
@@ -197,7 +207,7 @@ impl<G: Searchable> Worker<G> {
                     let undo = game.make_move(only);
                     let score = match game.outcome() {
                         Some(outcome) => -outcome_score(&game, outcome, 1),
-                        None => -game.evaluate(),
+                        None => -game.evaluate_by(&self.evaluator),
                     };
                     game.unmake_move(only, undo);
                     score
@@ -509,7 +519,7 @@ impl<G: Searchable> Worker<G> {
             && depth >= NULL_MOVE_MIN_DEPTH
             && !self.after_null_move[ply]
             && beta.abs() < DECIDED
-            && game.evaluate_with(&self.eval_states[ply]) >= beta
+            && game.evaluate_with(&self.evaluator, &self.eval_states[ply]) >= beta
         {
             game.make_null_move();
             // A pass changes no piece: the child's state is the parent's.
@@ -661,7 +671,7 @@ impl<G: Searchable> Worker<G> {
         if let Some(score) = self.settled_score(game, ply) {
             return score;
         }
-        let stand_pat = game.evaluate_with(&self.eval_states[ply]);
+        let stand_pat = game.evaluate_with(&self.evaluator, &self.eval_states[ply]);
         if stand_pat >= beta || plies_left == 0 || ply >= MAX_PLY - 1 {
             return stand_pat;
         }
@@ -700,7 +710,12 @@ impl<G: Searchable> Worker<G> {
     #[inline]
     fn push_eval_state(&mut self, game: &G, mv: G::Move, undo: &G::Undo, ply: usize) {
         let (parents, children) = self.eval_states.split_at_mut(ply + 1);
-        game.update(&parents[ply], game.changes(mv, undo), &mut children[0]);
+        game.update(
+            &self.evaluator,
+            &parents[ply],
+            game.changes(mv, undo),
+            &mut children[0],
+        );
     }
 
     /// `pv[ply]` becomes `mv` followed by the line found below it.

@@ -1,7 +1,10 @@
-//! Learning the evaluation from the engine's own games: self-play data ([`selfplay`]) and
-//! the tuner that fits the evaluation's weights to it ([`texel`]). Both work on the
-//! features each game lists (`eval`), so what the tuner fits is exactly what the
-//! engine evaluates.
+//! Learning the evaluation from the engine's own games: self-play data ([`selfplay`], read
+//! back by [`data`]), the tuner that fits the hand-written evaluation's weights to it
+//! ([`texel`]), and the trainer of a game's network ([`train`]). The tuner works on the
+//! features each game lists (`eval`), the trainer on each game's network inputs, so what
+//! either fits is exactly what the engine evaluates.
 
+pub mod data;
 pub mod selfplay;
 pub mod texel;
+pub mod train;

@@ -10,6 +10,7 @@
 //! are those with the lowest error on them, so the fit stops before it learns the noise of
 //! its own data.
 
+use super::data::{Labelled, parse_line};
 use crate::core::Player;
 use crate::eval::feature_values;
 use crate::games::{Playable, Variant};
@@ -124,30 +125,16 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// Reads one data line, `<result> <position>` with ` ; <score>` after it as selfplay
-/// writes it (the tuner fits results alone): the result from the first player's side, and
-/// the position.
-fn parse_line<G: Playable>(line: &str) -> Result<(G, f64), String> {
-    let (result, rest) = line.split_once(' ').ok_or("expected <result> <position>")?;
-    let position = match rest.rsplit_once(" ; ") {
-        Some((position, score)) if score.parse::<i32>().is_ok() => position,
-        Some((_, score)) => return Err(format!("bad score {score:?} (centipawns)")),
-        None => rest,
-    };
-    let result = match result {
-        "1" => 1.0,
-        "0" => 0.0,
-        "0.5" => 0.5,
-        other => return Err(format!("bad result {other:?} (1, 0 or 0.5)")),
-    };
-    let game = G::parse_position(position).map_err(|e| format!("bad position: {e}"))?;
-    Ok((game, result))
+/// The scale at which the weights predict the results best.
+fn fit_scale(data: &DataSet, weights: &[f64]) -> f64 {
+    best_scale(|k| data.error(weights, k))
 }
 
-/// The scale at which the weights predict the results best (a golden-section search over
-/// its logarithm, from 10 to 10,000 evaluation units).
-fn fit_scale(data: &DataSet, weights: &[f64]) -> f64 {
-    let error = |log_k: f64| data.error(weights, log_k.exp());
+/// The scale `K` from 10 to 10,000 evaluation units at which `error(K)` is least (a
+/// golden-section search over its logarithm): the scale at which `sigmoid(score / K)`
+/// predicts a game's result from a score.
+pub(super) fn best_scale(error: impl Fn(f64) -> f64) -> f64 {
+    let error = |log_k: f64| error(log_k.exp());
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     let (mut low, mut high) = (10f64.ln(), 10_000f64.ln());
     for _ in 0..60 {
@@ -176,7 +163,7 @@ fn fit<G: Playable>(
         if line.is_empty() {
             continue;
         }
-        let (game, result) =
+        let Labelled { game, result, .. } =
             parse_line::<G>(line).map_err(|e| format!("{source}:{number}: {e}"))?;
         let result = match game.side_to_move() {
             Player::P1 => result,

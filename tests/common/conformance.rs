@@ -3,13 +3,15 @@
 //! `Variant::ALL`.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use ternion::core::MoveError;
-use ternion::eval::feature_values;
+use ternion::eval::{Evaluator, feature_values};
 use ternion::games::Playable;
 use ternion::rules::Rules;
 use ternion::search::Searchable;
 use ternion::search::score::DISTANCE_BOUND;
+use ternion::tune::train::model::Params;
 
 /// Plays `playouts` random games from the start position (seeds `seed..seed + playouts`),
 /// at most `max_plies` plies each, checking at every ply:
@@ -30,7 +32,9 @@ use ternion::search::score::DISTANCE_BOUND;
 ///   results; read from the evaluation's state kept move by move, as the search keeps
 ///   it, it is the same;
 /// - the evaluation's state, updated from what each move changed, equals the state
-///   worked out from nothing;
+///   worked out from nothing: with the terms, and in a game with a network, with a
+///   seeded random one (its accumulator kept move by move equals a full recompute), whose
+///   value read from the kept state is the value worked out afresh;
 /// - the tactical generator gives the generated moves that are tactical, in their order.
 ///
 /// Returns the number of positions checked. Failures name the seed and ply.
@@ -40,19 +44,35 @@ pub fn check_random_playouts<G: Playable>(seed: u64, playouts: u64, max_plies: u
     for game_seed in seed..seed + playouts {
         let mut rng = fastrand::Rng::with_seed(game_seed);
         let mut game = G::start();
-        let mut state = game.state();
+        let evaluators = evaluators::<G>(game_seed);
+        let mut states: Vec<G::State> = evaluators.iter().map(|e| game.state(e)).collect();
         let mut last_move: Option<String> = None;
         for ply in 0..max_plies {
             let at = format!("{} seed {game_seed} ply {ply}", G::VARIANT);
             moves.clear();
             game.generate_moves(&mut moves);
             check_position(&game, &moves, &at);
-            assert_eq!(state, game.state(), "{at}: the evaluation's state");
-            if game.outcome().is_none() {
+            for (evaluator, state) in evaluators.iter().zip(&states) {
+                let by = match evaluator {
+                    Evaluator::Terms => "terms",
+                    Evaluator::Network(_) => "network",
+                };
                 assert_eq!(
-                    game.evaluate_with(&state),
-                    game.evaluate(),
-                    "{at}: evaluation from the kept state"
+                    state,
+                    &game.state(evaluator),
+                    "{at}: the evaluation's state ({by})"
+                );
+                if game.outcome().is_some() {
+                    continue;
+                }
+                let fresh = match evaluator {
+                    Evaluator::Terms => game.evaluate(),
+                    Evaluator::Network(_) => game.evaluate_by(evaluator),
+                };
+                assert_eq!(
+                    game.evaluate_with(evaluator, state),
+                    fresh,
+                    "{at}: evaluation from the kept state ({by})"
                 );
             }
             checked += 1;
@@ -67,11 +87,25 @@ pub fn check_random_playouts<G: Playable>(seed: u64, playouts: u64, max_plies: u
             check_make_unmake(&mut game, mv, &at);
             last_move = Some(game.move_string(mv));
             let undo = game.make_move(mv);
-            let parent = state.clone();
-            game.update(&parent, game.changes(mv, &undo), &mut state);
+            for (evaluator, state) in evaluators.iter().zip(&mut states) {
+                let parent = state.clone();
+                game.update(evaluator, &parent, game.changes(mv, &undo), state);
+            }
         }
     }
     checked
+}
+
+/// The evaluators to keep states for: the terms, and in a game with a network a seeded
+/// random one of a few units.
+fn evaluators<G: Playable>(seed: u64) -> Vec<Evaluator> {
+    let mut evaluators = vec![Evaluator::Terms];
+    if G::INPUTS > 0 {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let network = Params::random(G::INPUTS, 8, &mut rng).quantise();
+        evaluators.push(Evaluator::Network(Arc::new(network)));
+    }
+    evaluators
 }
 
 fn check_position<G: Playable>(game: &G, moves: &[G::Move], at: &str) {

@@ -13,7 +13,15 @@
 //! checksum  u64       FNV-1a of every byte before it
 //! ```
 
+use std::io::Read;
+use std::path::Path;
+
 use super::Network;
+use crate::core::printable::echo;
+
+/// The largest network file read: far above any network's size, so that a path to
+/// something endless (a device, a pipe) is refused, not read for ever.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
 const MAGIC: &[u8; 8] = b"ternNNUE";
 const VERSION: u16 = 1;
@@ -75,7 +83,7 @@ pub fn from_bytes(bytes: &[u8], variant: &str) -> Result<Network, String> {
     let name = reader.slice(usize::from(name_len))?;
     let name = std::str::from_utf8(name).map_err(|_| "a network file with a bad variant name")?;
     if name != variant {
-        return Err(format!("a network of {name}, not of {variant}"));
+        return Err(format!("a network of {}, not of {variant}", echo(name)));
     }
     let inputs = u32::from_le_bytes(reader.take()?) as usize;
     let hidden = u32::from_le_bytes(reader.take()?) as usize;
@@ -99,6 +107,30 @@ pub fn from_bytes(bytes: &[u8], variant: &str) -> Result<Network, String> {
         output_bias,
     )
     .map_err(|error| format!("a network file of a bad shape: {}", error.0))
+}
+
+/// Reads the network file at `path` for `variant`, whose inputs must number `inputs`; the
+/// error is one line for people.
+pub fn load(path: &Path, variant: &str, inputs: usize) -> Result<Network, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot open it: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read it: {e}"))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "not a network file: longer than {} MiB",
+            MAX_FILE_BYTES >> 20
+        ));
+    }
+    let network = from_bytes(&bytes, variant)?;
+    if network.inputs() != inputs {
+        return Err(format!(
+            "a network of {} inputs, not of {variant}'s {inputs}",
+            network.inputs()
+        ));
+    }
+    Ok(network)
 }
 
 /// Reads a file's fields in turn.

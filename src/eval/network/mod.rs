@@ -21,7 +21,7 @@ use crate::core::Player;
 /// accumulator to `0..=QA`.
 pub const QA: i32 = 255;
 /// The output layer's quantisation: a weight of 1.0 is `QB`.
-pub const QB: i32 = 64;
+pub const QB: i32 = 256;
 /// Centipawns per unit of the float model's output.
 pub const SCALE: i32 = 400;
 
@@ -129,26 +129,31 @@ impl Network {
     }
 
     /// The position's value for `side` to move, in centipawns, from its accumulator.
+    #[inline]
     pub fn evaluate(&self, accumulator: &Accumulator, side: Player) -> i32 {
         let (own, other) = self.output_weights.split_at(self.hidden);
-        let clipped = |value: i16| i32::from(value).clamp(0, QA);
-        let mut sum: i64 = 0;
+        // Clipped in i16, multiplied in i32: the shape the compiler turns into a few
+        // vector instructions. A trained network's sum stays far inside i32 (its weights
+        // are clipped in training); a foreign file's may wrap, never panic.
+        let mut sum: i32 = 0;
         for (perspective, weights) in [(side, own), (side.opponent(), other)] {
             for (&value, &weight) in accumulator.perspectives[perspective.index()]
                 .iter()
                 .zip(weights)
             {
-                sum += i64::from(clipped(value) * i32::from(weight));
+                let clipped = value.clamp(0, QA as i16);
+                sum = sum.wrapping_add(i32::from(clipped) * i32::from(weight));
             }
         }
         // sum is in QA * QB units, the bias in QA * QB units too.
-        let total = sum + i64::from(self.output_bias);
+        let total = i64::from(sum) + i64::from(self.output_bias);
         (total * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 }
 
 /// One position's accumulators, one a perspective: what the search keeps move by move.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The default is empty, of no network (what a search with no network keeps).
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct Accumulator {
     perspectives: [Vec<i16>; 2],
 }
@@ -159,6 +164,22 @@ impl Accumulator {
     pub fn copy_from(&mut self, other: &Accumulator) {
         for (mine, theirs) in self.perspectives.iter_mut().zip(&other.perspectives) {
             mine.copy_from_slice(theirs);
+        }
+    }
+}
+
+/// Cloned into a kept accumulator, the copy reuses its room: the search copies a node's
+/// state into its child's place at every null move.
+impl Clone for Accumulator {
+    fn clone(&self) -> Self {
+        Accumulator {
+            perspectives: self.perspectives.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        for (mine, theirs) in self.perspectives.iter_mut().zip(&source.perspectives) {
+            mine.clone_from(theirs);
         }
     }
 }

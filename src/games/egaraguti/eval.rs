@@ -27,7 +27,7 @@ use super::line_space::{HAS_HIGH_NEIGHBOUR, HAS_LOW_NEIGHBOUR, ON_LINES, to_line
 use super::weights::WEIGHTS;
 use super::{EgaraGuti, EgaraMove};
 use crate::core::{BitSet, Player};
-use crate::eval::{Evaluate, FeatureSink};
+use crate::eval::{Evaluate, Evaluator, FeatureSink};
 
 const MEN: usize = 0;
 const STEPS: usize = 1;
@@ -80,9 +80,9 @@ impl Evaluate for EgaraGuti {
     /// Every term is worked out at each position: nothing is kept from move to move.
     type State = ();
 
-    fn state(&self) {}
+    fn state(&self, _: &Evaluator) {}
 
-    fn update(&self, _: &(), _: (), _: &mut ()) {}
+    fn update(&self, _: &Evaluator, _: &(), _: (), _: &mut ()) {}
 
     fn feature_count() -> usize {
         FEATURE_COUNT

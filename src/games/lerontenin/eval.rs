@@ -33,7 +33,7 @@ use super::race;
 use super::weights::WEIGHTS;
 use super::{Lerontenin, LeronteninMove};
 use crate::core::Player;
-use crate::eval::{Evaluate, FeatureSink};
+use crate::eval::{Evaluate, Evaluator, FeatureSink};
 
 const PARTS: usize = 0;
 const TURNS: usize = 1;
@@ -66,9 +66,9 @@ impl Evaluate for Lerontenin {
     /// Every term is worked out at each position: nothing is kept from move to move.
     type State = ();
 
-    fn state(&self) {}
+    fn state(&self, _: &Evaluator) {}
 
-    fn update(&self, _: &(), _: (), _: &mut ()) {}
+    fn update(&self, _: &Evaluator, _: &(), _: (), _: &mut ()) {}
 
     fn feature_count() -> usize {
         FEATURE_NAMES.len()

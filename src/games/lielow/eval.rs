@@ -21,23 +21,52 @@
 //! Crown prospects are left to the search: the crown follows the uniquely tallest stack, so
 //! the height features already reward growing one. The weights are in `weights.rs`.
 //!
-//! The stacks' part (each stack's height and square weights, summed per player) is the
-//! evaluation's state, [`StackValues`]: the search keeps it up to date from what each move
-//! changed, so a position is evaluated without looking up every stack again.
+//! The stacks' part (each stack's height and square weights, summed per player) is kept in
+//! the evaluation's state, [`LielowState`]: the search keeps it up to date from what each
+//! move changed, so a position is evaluated without looking up every stack again. The same
+//! state holds the network's accumulator when the search evaluates with a network (its
+//! inputs are in `inputs.rs`).
 //!
 //! The evaluation is never lazy: skipping the rest where the stacks' part stands far above
 //! beta was measured to save at most about 2% of the time, the rest spreading too wide
 //! (docs/experiments.md).
 
+use std::sync::Arc;
+
 use super::geometry::{Geometry, MAX_SIDE, MAX_SQUARES};
+use super::inputs;
 use super::weights::BoardWeights;
 use super::{Lielow, LielowChanges, LielowMove, StackOn};
 use crate::core::{BitSet, Player};
-use crate::eval::{Evaluate, FeatureSink};
+use crate::eval::network::{Accumulator, Network};
+use crate::eval::{Evaluate, Evaluator, FeatureSink, fresh_accumulator};
 
-/// Each player's sum of its stacks' weights (height and square), by [`Player::index`]: the
-/// evaluation's state.
+/// Each player's sum of its stacks' weights (height and square), by [`Player::index`].
 pub type StackValues = [i32; 2];
+
+/// The evaluation's state: the stacks' sums of the terms, and the network's accumulator
+/// (empty when the search evaluates with the terms).
+#[derive(Debug, PartialEq, Eq)]
+pub struct LielowState {
+    stacks: StackValues,
+    accumulator: Accumulator,
+}
+
+/// Cloned into a kept state, the copy reuses the accumulator's room (the search's null
+/// move copies a state at every try).
+impl Clone for LielowState {
+    fn clone(&self) -> Self {
+        LielowState {
+            stacks: self.stacks,
+            accumulator: self.accumulator.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.stacks = source.stacks;
+        self.accumulator.clone_from(&source.accumulator);
+    }
+}
 
 /// Where each group of features starts, for a board of side `n`.
 #[derive(Clone, Copy)]
@@ -129,29 +158,64 @@ impl Layout {
 }
 
 impl<G: Geometry + BoardWeights> Evaluate for Lielow<G> {
-    type State = StackValues;
+    type State = LielowState;
 
-    fn state(&self) -> StackValues {
-        let mut values = [0; 2];
+    const INPUTS: usize = inputs::input_count(G::N);
+
+    fn inputs(&self, perspective: Player, on: impl FnMut(usize)) {
+        self.network_inputs(perspective, on);
+    }
+
+    fn shipped_network() -> Option<Arc<Network>> {
+        G::shipped_network()
+    }
+
+    fn state(&self, evaluator: &Evaluator) -> LielowState {
+        let mut stacks = [0; 2];
         for player in Player::BOTH {
             for square in self.stacks[player.index()].squares() {
-                values[player.index()] +=
+                stacks[player.index()] +=
                     Self::stack_value(player, self.height[square], square as u8);
             }
         }
-        values
+        let accumulator = match evaluator.network() {
+            Some(network) => fresh_accumulator(self, network),
+            None => Accumulator::default(),
+        };
+        LielowState {
+            stacks,
+            accumulator,
+        }
     }
 
     #[inline]
-    fn update(&self, parent: &StackValues, changes: LielowChanges, child: &mut StackValues) {
+    fn update(
+        &self,
+        evaluator: &Evaluator,
+        parent: &LielowState,
+        changes: LielowChanges,
+        child: &mut LielowState,
+    ) {
         let value = |stack: StackOn| Self::stack_value(stack.player, stack.height, stack.square);
-        *child = *parent;
-        child[changes.left.player.index()] -= value(changes.left);
+        let stacks = &mut child.stacks;
+        *stacks = parent.stacks;
+        stacks[changes.left.player.index()] -= value(changes.left);
         if let Some(captured) = changes.captured {
-            child[captured.player.index()] -= value(captured);
+            stacks[captured.player.index()] -= value(captured);
         }
         if let Some(entered) = changes.entered {
-            child[entered.player.index()] += value(entered);
+            stacks[entered.player.index()] += value(entered);
+        }
+        if let Some(network) = evaluator.network() {
+            // A move turns a handful of inputs on and off: never worth a recompute.
+            let accumulator = &mut child.accumulator;
+            accumulator.copy_from(&parent.accumulator);
+            for perspective in Player::BOTH {
+                self.changed_inputs(&changes, perspective, |input, on| match on {
+                    true => network.add(accumulator, perspective, input),
+                    false => network.remove(accumulator, perspective, input),
+                });
+            }
         }
     }
 
@@ -196,20 +260,31 @@ impl<G: Geometry + BoardWeights> Evaluate for Lielow<G> {
 
     /// The features' weighted sum, the stacks' part worked out afresh.
     fn evaluate(&self) -> i32 {
-        self.evaluate_with(&self.state())
+        self.terms(&self.state(&Evaluator::Terms).stacks)
     }
 
-    /// The features' weighted sum: the stacks' heights and squares from the state the
+    /// The network's output from the accumulator the search kept, or the terms' sum.
+    #[inline]
+    fn evaluate_with(&self, evaluator: &Evaluator, state: &LielowState) -> i32 {
+        match evaluator.network() {
+            Some(network) => network.evaluate(&state.accumulator, self.side),
+            None => self.terms(&state.stacks),
+        }
+    }
+}
+
+impl<G: Geometry + BoardWeights> Lielow<G> {
+    /// The features' weighted sum: the stacks' heights and squares from the sums the
     /// search keeps, the rest from one walk of the stacks; the same value as the provided
     /// sum (the conformance suite checks it at every position of its playouts), without a
     /// call per feature.
     #[inline]
-    fn evaluate_with(&self, state: &StackValues) -> i32 {
+    fn terms(&self, stacks: &StackValues) -> i32 {
         let layout = &Self::LAYOUT;
         let weights = G::WEIGHTS;
         let mut sum = weights[layout.tempo()];
         for (player, sign) in [(self.side, 1), (self.side.opponent(), -1)] {
-            let stacks = state[player.index()];
+            let stacks = stacks[player.index()];
             let counts = self.side_counts(player, |_, _| {});
             let king = match counts.king {
                 Some(king) => {

@@ -53,12 +53,11 @@ pub fn king_input(n: usize, perspective: Player, owner: Player, square: usize) -
 }
 
 impl<G: Geometry> Lielow<G> {
-    /// The inputs on in this position, from `perspective`'s side, worked out from nothing.
-    pub fn inputs(&self, perspective: Player) -> Vec<usize> {
-        let mut on = Vec::new();
+    /// Calls `on` with each input on in this position, from `perspective`'s side.
+    pub fn network_inputs(&self, perspective: Player, mut on: impl FnMut(usize)) {
         for owner in Player::BOTH {
             for square in self.stacks[owner.index()].squares() {
-                on.push(stack_input(
+                on(stack_input(
                     G::N,
                     perspective,
                     owner,
@@ -67,21 +66,21 @@ impl<G: Geometry> Lielow<G> {
                 ));
             }
             if let Some(king) = self.king(owner) {
-                on.push(king_input(G::N, perspective, owner, king));
+                on(king_input(G::N, perspective, owner, king));
             }
         }
-        on
     }
 
     /// The inputs a move turned off and on, from `perspective`'s side: `changes` as the
-    /// rules said them, `self` the position after the move. Calls `off` and `on` for each.
+    /// rules said them, `self` the position after the move. Calls `change(input, false)`
+    /// for each input turned off, `change(input, true)` for each turned on.
     pub fn changed_inputs(
         &self,
         changes: &LielowChanges,
         perspective: Player,
-        mut off: impl FnMut(usize),
-        mut on: impl FnMut(usize),
+        mut change: impl FnMut(usize, bool),
     ) {
+        let mut off = |input| change(input, false);
         let stack = |stack: StackOn| {
             stack_input(
                 G::N,
@@ -96,17 +95,17 @@ impl<G: Geometry> Lielow<G> {
             off(stack(captured));
         }
         if let Some(entered) = changes.entered {
-            on(stack(entered));
+            change(stack(entered), true);
         }
         for owner in Player::BOTH {
             let before = changes.kings_before[owner.index()].map(usize::from);
             let after = self.king(owner);
             if before != after {
                 if let Some(square) = before {
-                    off(king_input(G::N, perspective, owner, square));
+                    change(king_input(G::N, perspective, owner, square), false);
                 }
                 if let Some(square) = after {
-                    on(king_input(G::N, perspective, owner, square));
+                    change(king_input(G::N, perspective, owner, square), true);
                 }
             }
         }
@@ -130,7 +129,11 @@ mod tests {
             let mut rng = fastrand::Rng::with_seed(seed);
             let mut game = Lielow::<G>::start();
             let fresh = |game: &Lielow<G>| {
-                let [p1, p2] = Player::BOTH.map(|p| game.inputs(p));
+                let [p1, p2] = Player::BOTH.map(|p| {
+                    let mut on = Vec::new();
+                    game.network_inputs(p, |input| on.push(input));
+                    on
+                });
                 network.accumulator([&p1, &p2])
             };
             let mut kept = fresh(&game);
@@ -141,14 +144,10 @@ mod tests {
                 let undo = game.make_move(mv);
                 let changes = game.changes(mv, &undo);
                 for perspective in Player::BOTH {
-                    let (mut off, mut on) = (Vec::new(), Vec::new());
-                    game.changed_inputs(&changes, perspective, |i| off.push(i), |i| on.push(i));
-                    for input in off {
-                        network.remove(&mut kept, perspective, input);
-                    }
-                    for input in on {
-                        network.add(&mut kept, perspective, input);
-                    }
+                    game.changed_inputs(&changes, perspective, |input, on| match on {
+                        true => network.add(&mut kept, perspective, input),
+                        false => network.remove(&mut kept, perspective, input),
+                    });
                 }
                 assert_eq!(kept, fresh(&game), "seed {seed}, after {mv:?}");
             }

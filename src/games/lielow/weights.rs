@@ -11,12 +11,20 @@
 //! 9x9: 141,180 positions of 6,000 games played with the hand-set table: held-out error
 //! 0.2379 by the hand-set table, 0.2226 by this one, at K = 414.3.
 
+use std::sync::Arc;
+
 use super::geometry::{Board8, Board9};
+use crate::eval::network::Network;
 
 /// The weights a board is played with.
 pub trait BoardWeights {
     /// One weight per feature of `eval.rs`, in its order.
     const WEIGHTS: &'static [i32];
+
+    /// The network trained for this board, built into the binary, if there is one.
+    fn shipped_network() -> Option<Arc<Network>> {
+        None
+    }
 }
 
 impl BoardWeights for Board8 {

@@ -1,0 +1,102 @@
+//! `ternion train`: fits a variant's network to self-play data (see
+//! `ternion::tune::train`) and writes the network's file.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use ternion::eval::network::file;
+use ternion::games::Variant;
+use ternion::tune::train::{TrainConfig, train};
+
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// The variant: lielow (8x8), lielow9 (9x9) or lerontenin.
+    variant: String,
+    /// Files written by `ternion selfplay` for this variant.
+    #[arg(long, required = true, num_args = 1.., value_name = "FILE")]
+    data: Vec<PathBuf>,
+    /// Where to write the network.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Units of the accumulator, a perspective.
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    hidden: u32,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    epochs: u32,
+    /// Positions a mini-batch.
+    #[arg(long, default_value_t = 16_384, value_parser = clap::value_parser!(u32).range(1..))]
+    batch: u32,
+    /// Adam's step size at the first epoch.
+    #[arg(long, default_value_t = 0.002)]
+    rate: f32,
+    /// The step size's factor from one epoch to the next.
+    #[arg(long, default_value_t = 0.92)]
+    decay: f32,
+    /// The share of the target the search's score makes, from 0 (the game's result alone)
+    /// to 1 (the score alone).
+    #[arg(long, default_value_t = 0.5)]
+    blend: f64,
+    /// Where the starting weights and the order of the positions are drawn from.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads to train on (the network does not depend on it); all cores by default.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+}
+
+/// Runs the command; `Err` carries the one-line message for stderr.
+pub fn run(args: &TrainArgs) -> Result<(), String> {
+    let variant: Variant = args.variant.parse().map_err(|e| format!("{e}"))?;
+    if !(args.rate > 0.0 && args.rate.is_finite()) {
+        return Err(format!("the rate must be above 0, not {}", args.rate));
+    }
+    if !(args.decay > 0.0 && args.decay <= 1.0) {
+        return Err(format!(
+            "the decay must be above 0 and at most 1, not {}",
+            args.decay
+        ));
+    }
+    if !(0.0..=1.0).contains(&args.blend) {
+        return Err(format!("the blend must be from 0 to 1, not {}", args.blend));
+    }
+    let mut files = Vec::new();
+    for path in &args.data {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        files.push((path.display().to_string(), text));
+    }
+    let sources: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(name, text)| (name.as_str(), text.as_str()))
+        .collect();
+    let mut config = TrainConfig::new(variant);
+    config.hidden = args.hidden as usize;
+    config.epochs = args.epochs;
+    config.batch = args.batch as usize;
+    config.rate = args.rate;
+    config.decay = args.decay;
+    config.blend = args.blend;
+    config.seed = args.seed;
+    if let Some(threads) = args.threads {
+        config.threads = threads as usize;
+    }
+    let report = train(&config, &sources, &mut |line| eprintln!("{line}"))?;
+    let bytes = file::to_bytes(&report.network, &variant.to_string());
+    std::fs::write(&args.out, &bytes)
+        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    let best = &report.epochs[report.best as usize - 1];
+    println!(
+        "kept epoch {} of {}: validation loss {:.6} (at the start {:.6}); {} inputs x {} \
+         hidden, {} bytes written to {}",
+        report.best,
+        report.epochs.len(),
+        best.validation_loss,
+        report.start_loss,
+        report.network.inputs(),
+        report.network.hidden(),
+        bytes.len(),
+        args.out.display()
+    );
+    Ok(())
+}

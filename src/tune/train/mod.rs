@@ -1,0 +1,289 @@
+//! The network trainer: fits a game's network (`eval::network`) to self-play data on the
+//! CPU, and hands back the engine's quantised network.
+//!
+//! - [`samples`]: the data read and labelled (a blend of the search's score and the game's
+//!   result), a tenth held out for validation;
+//! - [`model`]: the float model, its gradient, Adam, and the quantisation.
+//!
+//! Training runs in epochs over the shuffled training positions, in mini-batches; each
+//! batch's gradient is summed on every core in a fixed number of chunks, then one Adam step
+//! is taken. The step size falls by `decay` every epoch. After each epoch the validation
+//! loss is measured, and the weights of the best epoch are the ones kept: the fit stops
+//! short of learning its own data's noise. Everything random (the starting weights, the
+//! order of the positions) is drawn from the seed, and the chunks make the sum independent
+//! of the threads: the same data, settings and seed give the same network, byte for byte.
+
+pub mod model;
+pub mod samples;
+
+use std::thread;
+use std::time::Instant;
+
+use self::model::{Adam, MAX_HIDDEN, Params, Scratch, loss, output_factor};
+use self::samples::Samples;
+use crate::eval::network::Network;
+use crate::games::{Playable, Variant};
+
+/// A batch's gradient is summed in this many chunks, whatever the number of threads.
+const CHUNKS: usize = 16;
+
+/// How to train.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    pub variant: Variant,
+    /// Units of the accumulator, a perspective.
+    pub hidden: usize,
+    pub epochs: u32,
+    /// Positions a mini-batch.
+    pub batch: usize,
+    /// Adam's step size at the first epoch.
+    pub rate: f32,
+    /// The step size's factor from one epoch to the next.
+    pub decay: f32,
+    /// The share of the target the search's score makes (the rest is the game's result).
+    pub blend: f64,
+    pub seed: u64,
+    /// Threads to sum gradients on (the result does not depend on it).
+    pub threads: usize,
+}
+
+impl TrainConfig {
+    /// The defaults `ternion train` starts from, for `variant`.
+    pub fn new(variant: Variant) -> TrainConfig {
+        TrainConfig {
+            variant,
+            hidden: 128,
+            epochs: 30,
+            batch: 16_384,
+            rate: 0.002,
+            decay: 0.92,
+            blend: 0.5,
+            seed: 1,
+            threads: thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+}
+
+/// One epoch's figures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Epoch {
+    pub number: u32,
+    pub training_loss: f64,
+    pub validation_loss: f64,
+    pub positions_per_second: f64,
+}
+
+/// What a training run made.
+#[derive(Clone, Debug)]
+pub struct TrainReport {
+    pub network: Network,
+    /// The float model the network was quantised from.
+    pub params: Params,
+    pub training: usize,
+    pub validation: usize,
+    /// The data's scale `K` of the scores, in centipawns (`None`: results alone).
+    pub scale: Option<f64>,
+    /// The validation loss of the starting weights, then every epoch's figures.
+    pub start_loss: f64,
+    pub epochs: Vec<Epoch>,
+    /// The epoch whose weights were kept.
+    pub best: u32,
+}
+
+/// Trains a network of `config.variant` on `sources` (each a name, for errors, and its
+/// text, lines as `ternion selfplay` writes them); `progress` hears a line after every epoch.
+pub fn train(
+    config: &TrainConfig,
+    sources: &[(&str, &str)],
+    progress: &mut dyn FnMut(String),
+) -> Result<TrainReport, String> {
+    crate::with_game!(config.variant, G => train_game::<G>(config, sources, progress))
+}
+
+fn train_game<G: Playable>(
+    config: &TrainConfig,
+    sources: &[(&str, &str)],
+    progress: &mut dyn FnMut(String),
+) -> Result<TrainReport, String> {
+    if G::INPUTS == 0 {
+        return Err(format!("{} has no network inputs", config.variant));
+    }
+    if !(1..=MAX_HIDDEN).contains(&config.hidden) {
+        return Err(format!("hidden must be 1 to {MAX_HIDDEN}"));
+    }
+    if config.batch == 0 || config.epochs == 0 {
+        return Err("the batch and the epochs must be at least 1".into());
+    }
+    let data = samples::read::<G>(sources, config.blend)?;
+    // With no scores, the output is read through the scale of 400 centipawns.
+    let factor = output_factor(data.scale.unwrap_or(400.0));
+    let mut rng = fastrand::Rng::with_seed(config.seed);
+    let mut params = Params::random(G::INPUTS, config.hidden, &mut rng);
+    let mut adam = Adam::new(&params);
+    let threads = config.threads.clamp(1, CHUNKS);
+    let mut chunks: Vec<Params> = (0..CHUNKS)
+        .map(|_| Params::zeros(G::INPUTS, config.hidden))
+        .collect();
+    let mut gradient = Params::zeros(G::INPUTS, config.hidden);
+    let start_loss = mean_loss(&params, &data.validation, factor, threads);
+    progress(format!(
+        "{} positions to train on, {} held out; scale K = {}; validation loss {start_loss:.6} \
+         at the start",
+        data.training.len(),
+        data.validation.len(),
+        data.scale
+            .map_or("none (results alone)".into(), |k| format!("{k:.1}")),
+    ));
+
+    let mut order: Vec<usize> = (0..data.training.len()).collect();
+    let mut best = (f64::INFINITY, params.clone(), 0);
+    let mut epochs = Vec::new();
+    let mut rate = config.rate;
+    for number in 1..=config.epochs {
+        let started = Instant::now();
+        rng.shuffle(&mut order);
+        let mut total_loss = 0.0;
+        for batch in order.chunks(config.batch) {
+            let losses =
+                batch_gradient(&params, &data.training, batch, factor, &mut chunks, threads);
+            total_loss += losses;
+            gradient.clear();
+            for chunk in &chunks {
+                gradient.add(chunk);
+            }
+            // The mean gradient over the batch.
+            let share = 1.0 / batch.len() as f32;
+            scale_params(&mut gradient, share);
+            adam.step(&mut params, &gradient, rate);
+        }
+        rate *= config.decay;
+        let seconds = started.elapsed().as_secs_f64();
+        let epoch = Epoch {
+            number,
+            training_loss: total_loss / data.training.len() as f64,
+            validation_loss: mean_loss(&params, &data.validation, factor, threads),
+            positions_per_second: data.training.len() as f64 / seconds.max(1e-9),
+        };
+        progress(format!(
+            "epoch {number}/{}: {:.0} positions/s, training loss {:.6}, validation loss {:.6}",
+            config.epochs, epoch.positions_per_second, epoch.training_loss, epoch.validation_loss
+        ));
+        if epoch.validation_loss < best.0 {
+            best = (epoch.validation_loss, params.clone(), number);
+        }
+        epochs.push(epoch);
+    }
+    let params = best.1;
+    Ok(TrainReport {
+        network: params.quantise(),
+        params,
+        training: data.training.len(),
+        validation: data.validation.len(),
+        scale: data.scale,
+        start_loss,
+        epochs,
+        best: best.2,
+    })
+}
+
+fn scale_params(params: &mut Params, factor: f32) {
+    let Params {
+        input_weights,
+        input_bias,
+        output_weights,
+        output_bias,
+        ..
+    } = params;
+    for v in input_weights
+        .iter_mut()
+        .chain(input_bias)
+        .chain(output_weights)
+    {
+        *v *= factor;
+    }
+    *output_bias *= factor;
+}
+
+/// Sums the loss's gradient over the positions `batch` of `samples` into `chunks` (one
+/// share of the batch each, cleared first), on `threads` threads; returns the summed loss.
+fn batch_gradient(
+    params: &Params,
+    samples: &Samples,
+    batch: &[usize],
+    factor: f32,
+    chunks: &mut [Params],
+    threads: usize,
+) -> f64 {
+    let share = batch.len().div_ceil(chunks.len()).max(1);
+    let mut work: Vec<(&[usize], &mut Params)> = batch
+        .chunks(share)
+        .chain(std::iter::repeat(&[][..]))
+        .zip(chunks.iter_mut())
+        .collect();
+    let per_thread = work.len().div_ceil(threads);
+    let losses: Vec<f64> = thread::scope(|scope| {
+        let handles: Vec<_> = work
+            .chunks_mut(per_thread)
+            .map(|jobs| {
+                scope.spawn(move || {
+                    let mut scratch = Scratch::new(params.hidden);
+                    let mut losses = Vec::with_capacity(jobs.len());
+                    for (positions, gradient) in jobs.iter_mut() {
+                        gradient.clear();
+                        let mut sum = 0.0f64;
+                        for &k in positions.iter() {
+                            let (own, other, target) = samples.get(k);
+                            let output = params.forward(own, other, &mut scratch);
+                            let (l, slope) = loss(output, target, factor);
+                            sum += f64::from(l);
+                            params.backward(own, other, slope, &scratch, gradient);
+                        }
+                        losses.push(sum);
+                    }
+                    losses
+                })
+            })
+            .collect();
+        (handles.into_iter())
+            .flat_map(|handle| handle.join().expect("a training thread failed"))
+            .collect()
+    });
+    // Added in chunk order: the same sum whatever the threads.
+    losses.iter().sum()
+}
+
+/// The mean loss of `params` over `samples`.
+fn mean_loss(params: &Params, samples: &Samples, factor: f32, threads: usize) -> f64 {
+    let share = samples.len().div_ceil(CHUNKS).max(1);
+    let ranges: Vec<std::ops::Range<usize>> = (0..samples.len())
+        .step_by(share)
+        .map(|start| start..(start + share).min(samples.len()))
+        .collect();
+    let per_thread = ranges.len().div_ceil(threads).max(1);
+    let sums: Vec<f64> = thread::scope(|scope| {
+        let handles: Vec<_> = ranges
+            .chunks(per_thread)
+            .map(|ranges| {
+                scope.spawn(move || {
+                    let mut scratch = Scratch::new(params.hidden);
+                    (ranges.iter())
+                        .map(|range| {
+                            range
+                                .clone()
+                                .map(|k| {
+                                    let (own, other, target) = samples.get(k);
+                                    let output = params.forward(own, other, &mut scratch);
+                                    f64::from(loss(output, target, factor).0)
+                                })
+                                .sum::<f64>()
+                        })
+                        .collect::<Vec<f64>>()
+                })
+            })
+            .collect();
+        (handles.into_iter())
+            .flat_map(|handle| handle.join().expect("a validation thread failed"))
+            .collect()
+    });
+    sums.iter().sum::<f64>() / samples.len() as f64
+}

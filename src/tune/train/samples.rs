@@ -1,0 +1,159 @@
+//! Training positions as the trainer reads them: each position's inputs on, from the side to
+//! move's side and from the other's, and the value to learn, from the side to move's side.
+//!
+//! The value to learn blends the two labels self-play gives a position: `blend` parts the
+//! search's score, turned into an expected result by `sigmoid(score / K)`, and `1 - blend`
+//! parts the game's result. The scale `K` is fitted to the data first: the one at which the
+//! scores predict the results best, so that a network's output, trained through the same
+//! sigmoid, is in the search's score units. A line with no score learns its result alone.
+
+use crate::core::Player;
+use crate::games::Playable;
+use crate::tune::data::parse_line;
+use crate::tune::texel::best_scale;
+
+/// Lines are held out for validation in blocks of this many, one block in ten: the
+/// positions of one game stand together in a file, and a block keeps most of a game on one
+/// side, so that the validation loss is not flattered by near copies of training positions.
+pub const HOLD_OUT_BLOCK: usize = 64;
+
+/// Whether the position of line `index` (counted over all the sources, blank lines left
+/// out) is held out for validation.
+pub fn is_held_out(index: usize) -> bool {
+    (index / HOLD_OUT_BLOCK).is_multiple_of(10)
+}
+
+/// A set of positions, stored flat: position `k`'s inputs are
+/// `inputs[starts[2k]..starts[2k + 1]]` from the side to move's side and
+/// `inputs[starts[2k + 1]..starts[2k + 2]]` from the other's.
+#[derive(Clone, Debug, Default)]
+pub struct Samples {
+    inputs: Vec<u32>,
+    starts: Vec<usize>,
+    targets: Vec<f32>,
+}
+
+impl Samples {
+    fn new() -> Samples {
+        Samples {
+            inputs: Vec::new(),
+            starts: vec![0],
+            targets: Vec::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.targets.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty()
+    }
+
+    /// Position `k`: its inputs from the side to move's side and the other's, and its target.
+    #[inline]
+    pub fn get(&self, k: usize) -> (&[u32], &[u32], f32) {
+        let (a, b, c) = (
+            self.starts[2 * k],
+            self.starts[2 * k + 1],
+            self.starts[2 * k + 2],
+        );
+        (&self.inputs[a..b], &self.inputs[b..c], self.targets[k])
+    }
+
+    /// Adds a position of `game`, whose target is `target`.
+    pub fn push<G: Playable>(&mut self, game: &G, target: f32) {
+        let side = game.side_to_move();
+        for perspective in [side, side.opponent()] {
+            game.inputs(perspective, |input| self.inputs.push(input as u32));
+            self.starts.push(self.inputs.len());
+        }
+        self.targets.push(target);
+    }
+}
+
+/// The data of a training run, read and labelled.
+#[derive(Clone, Debug)]
+pub struct TrainingData {
+    pub training: Samples,
+    pub validation: Samples,
+    /// The fitted scale of the scores, in centipawns (`None`: no line had a score).
+    pub scale: Option<f64>,
+}
+
+/// One line read: the position, the result and the score for the side to move.
+struct Read<G> {
+    game: G,
+    result: f64,
+    score: Option<f64>,
+    held_out: bool,
+}
+
+/// Reads `sources` (each a name, for the errors, and its text) as positions of `G`, and
+/// labels each with `blend` parts score and `1 - blend` parts result.
+pub fn read<G: Playable>(sources: &[(&str, &str)], blend: f64) -> Result<TrainingData, String> {
+    let mut read = Vec::new();
+    let mut index = 0;
+    for &(name, text) in sources {
+        for (number, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            let labelled =
+                parse_line::<G>(line).map_err(|e| format!("{name}:{}: {e}", number + 1))?;
+            let (result, score) = match labelled.game.side_to_move() {
+                Player::P1 => (labelled.result, labelled.score.map(f64::from)),
+                Player::P2 => (1.0 - labelled.result, labelled.score.map(|s| -f64::from(s))),
+            };
+            read.push(Read {
+                game: labelled.game,
+                result,
+                score,
+                held_out: is_held_out(index),
+            });
+            index += 1;
+        }
+    }
+    let scored: Vec<(f64, f64)> = (read.iter())
+        .filter(|r| !r.held_out)
+        .filter_map(|r| r.score.map(|score| (score, r.result)))
+        .collect();
+    let scale = (!scored.is_empty()).then(|| {
+        best_scale(|k| {
+            let error: f64 = (scored.iter())
+                .map(|&(score, result)| (sigmoid(score / k) - result).powi(2))
+                .sum();
+            error / scored.len() as f64
+        })
+    });
+    let (mut training, mut validation) = (Samples::new(), Samples::new());
+    for r in &read {
+        let target = match (r.score, scale) {
+            (Some(score), Some(k)) => blend * sigmoid(score / k) + (1.0 - blend) * r.result,
+            _ => r.result,
+        };
+        let set = match r.held_out {
+            true => &mut validation,
+            false => &mut training,
+        };
+        set.push(&r.game, target as f32);
+    }
+    if training.is_empty() || validation.is_empty() {
+        return Err(format!(
+            "too little data: {} positions to train on, {} held out (a tenth of the lines, \
+             in blocks of {HOLD_OUT_BLOCK})",
+            training.len(),
+            validation.len()
+        ));
+    }
+    Ok(TrainingData {
+        training,
+        validation,
+        scale,
+    })
+}
+
+pub fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}

@@ -1,0 +1,189 @@
+//! The network at the protocol's door: `EvalFile` loads a network of the current variant,
+//! refuses whatever is not one (another variant's, damaged, cut, not a network, endless)
+//! with one line and changes nothing, `Use NNUE` chooses between the network and the
+//! terms, and `eval` shows which one the search plays with.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use ternion::eval::network::file;
+use ternion::games::Variant;
+use ternion::protocol::daemon::{Daemon, Sink};
+use ternion::tune::train::model::Params;
+
+/// A daemon whose output is collected.
+struct Harness {
+    daemon: Daemon,
+    output: Arc<Mutex<Vec<String>>>,
+}
+
+impl Harness {
+    fn new() -> Self {
+        let output = Arc::new(Mutex::new(Vec::new()));
+        let collected = Arc::clone(&output);
+        let sink: Sink = Arc::new(move |line| collected.lock().expect("the output").push(line));
+        Harness {
+            daemon: Daemon::new(Variant::Lielow, sink),
+            output,
+        }
+    }
+
+    /// Sends a line; returns what it printed.
+    fn send(&mut self, line: &str) -> Vec<String> {
+        self.output.lock().expect("the output").clear();
+        assert!(self.daemon.handle(line), "{line:?} ended the daemon");
+        self.output.lock().expect("the output").clone()
+    }
+
+    /// The last lines of `eval`: the network's (if shown) and the value the search uses.
+    fn eval_tail(&mut self) -> Vec<String> {
+        let lines = self.send("eval");
+        let from = (lines.iter())
+            .position(|line| line.starts_with("Terms: "))
+            .expect("a Terms line");
+        lines[from + 1..].to_vec()
+    }
+}
+
+/// A directory of this test's own for files.
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ternion-network-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+/// A seeded random network of `variant`'s inputs, as a file's bytes.
+fn network_bytes(variant: &str, inputs: usize, seed: u64) -> Vec<u8> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    file::to_bytes(&Params::random(inputs, 8, &mut rng).quantise(), variant)
+}
+
+#[test]
+fn eval_file_loads_a_network_of_its_variant_and_refuses_anything_else() {
+    let dir = scratch_dir("load");
+    let good = dir.join("good.nnue");
+    std::fs::write(&good, network_bytes("lielow", 1152, 1)).unwrap();
+    let mut harness = Harness::new();
+
+    let said = harness.send(&format!("setoption name EvalFile value {}", good.display()));
+    assert_eq!(
+        said,
+        [format!(
+            "info string EvalFile {}: a network of lielow, 1152 inputs x 8 hidden",
+            good.display()
+        )]
+    );
+    let loaded = harness.eval_tail();
+    assert!(
+        loaded[0].starts_with("Network: ") && loaded[0].ends_with(&good.display().to_string()),
+        "{loaded:?}"
+    );
+    assert!(loaded[1].ends_with("by the network"), "{loaded:?}");
+
+    // Each refused with one line, the network loaded before kept.
+    let mut damaged = network_bytes("lielow", 1152, 1);
+    damaged[100] ^= 0x10;
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "foreign.nnue",
+            network_bytes("lielow9", 1620, 2),
+            "a network of lielow9, not of lielow",
+        ),
+        (
+            "shape.nnue",
+            network_bytes("lielow", 1000, 3),
+            "a network of 1000 inputs",
+        ),
+        ("damaged.nnue", damaged, "checksum"),
+        (
+            "cut.nnue",
+            network_bytes("lielow", 1152, 1)[..500].to_vec(),
+            "checksum",
+        ),
+        (
+            "text.nnue",
+            b"1 8/8/8/8/8/8/8/b1*7 b ; 0\n".to_vec(),
+            "not a network file",
+        ),
+        ("empty.nnue", Vec::new(), "too short"),
+    ];
+    for (name, bytes, reason) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let said = harness.send(&format!("setoption name EvalFile value {}", path.display()));
+        assert_eq!(said.len(), 1, "{name}: {said:?}");
+        assert!(
+            said[0].starts_with("info string error bad-option-value: EvalFile")
+                && said[0].contains(reason),
+            "{name}: {said:?}"
+        );
+        assert_eq!(harness.eval_tail(), loaded, "{name} changed the evaluation");
+    }
+    for (path, reason) in [
+        ("/no/such/file.nnue", "cannot open it"),
+        ("/dev/zero", "longer than 64 MiB"),
+    ] {
+        let said = harness.send(&format!("setoption name EvalFile value {path}"));
+        assert!(
+            said.len() == 1 && said[0].contains(reason),
+            "{path}: {said:?}"
+        );
+        assert_eq!(harness.eval_tail(), loaded, "{path} changed the evaluation");
+    }
+
+    // The terms when told, the network again when told.
+    harness.send("setoption name Use NNUE value false");
+    let terms = harness.eval_tail();
+    assert_eq!(terms[0], loaded[0], "the network is still shown");
+    assert!(terms[1].ends_with("by the terms"), "{terms:?}");
+    harness.send("setoption name Use NNUE value true");
+    assert_eq!(harness.eval_tail(), loaded);
+
+    // Another variant plays with its own; coming back finds the file's network again.
+    harness.send("setoption name UCI_Variant value lielow9");
+    assert!(!harness.eval_tail()[0].contains("good.nnue"));
+    harness.send("setoption name UCI_Variant value lielow");
+    assert_eq!(harness.eval_tail(), loaded);
+
+    // A game with no network refuses any file.
+    harness.send("setoption name UCI_Variant value egaraguti");
+    let said = harness.send(&format!("setoption name EvalFile value {}", good.display()));
+    assert!(
+        said.len() == 1 && said[0].contains("egaraguti has no network"),
+        "{said:?}"
+    );
+
+    // `<empty>`: the one built in (or the terms, in a variant with none).
+    harness.send("setoption name UCI_Variant value lielow");
+    harness.send("setoption name EvalFile value <empty>");
+    assert!(!harness.eval_tail()[0].contains("good.nnue"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_search_with_a_loaded_network_plays_a_legal_move() {
+    let dir = scratch_dir("search");
+    let good = dir.join("good.nnue");
+    std::fs::write(&good, network_bytes("lielow", 1152, 4)).unwrap();
+    let mut harness = Harness::new();
+    harness.send(&format!("setoption name EvalFile value {}", good.display()));
+    harness.send("position startpos moves a2a3");
+    harness.send("go depth 4");
+    let mut lines = Vec::new();
+    for _ in 0..2_000 {
+        lines = harness.output.lock().expect("the output").clone();
+        if lines.iter().any(|line| line.starts_with("bestmove ")) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let best = (lines.iter())
+        .find_map(|line| line.strip_prefix("bestmove "))
+        .expect("a best move");
+    let legal = harness.send("query legalmoves");
+    assert!(
+        legal[0].split_whitespace().any(|mv| mv == best),
+        "{best} in {legal:?}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
