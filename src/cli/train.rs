@@ -37,6 +37,10 @@ pub struct TrainArgs {
     /// to 1 (the score alone).
     #[arg(long, default_value_t = 0.5)]
     blend: f64,
+    /// Train the network on what the hand-written evaluation misses: the engine adds its
+    /// output to the terms' sum.
+    #[arg(long)]
+    on_terms: bool,
     /// Where the starting weights and the order of the positions are drawn from.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -78,6 +82,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     config.decay = args.decay;
     config.blend = args.blend;
     config.seed = args.seed;
+    config.on_terms = args.on_terms;
     if let Some(threads) = args.threads {
         config.threads = threads as usize;
     }

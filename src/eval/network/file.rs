@@ -9,6 +9,7 @@
 //! variant   u8 length, then the variant's name (UTF-8)
 //! inputs    u32
 //! hidden    u32
+//! base      u8        0: the output alone; 1: added to the hand-written evaluation
 //! weights   i16 x inputs*hidden, i16 x hidden (bias), i16 x 2*hidden (output), i32 (bias)
 //! checksum  u64       FNV-1a of every byte before it
 //! ```
@@ -24,7 +25,7 @@ use crate::core::printable::echo;
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
 const MAGIC: &[u8; 8] = b"ternNNUE";
-const VERSION: u16 = 1;
+const VERSION: u16 = 2;
 
 /// FNV-1a, 64 bits: enough to tell a damaged file from a whole one.
 fn checksum(bytes: &[u8]) -> u64 {
@@ -42,6 +43,7 @@ pub fn to_bytes(network: &Network, variant: &str) -> Vec<u8> {
     out.extend_from_slice(variant.as_bytes());
     out.extend_from_slice(&(network.inputs as u32).to_le_bytes());
     out.extend_from_slice(&(network.hidden as u32).to_le_bytes());
+    out.push(u8::from(network.on_terms));
     for weights in [
         &network.input_weights,
         &network.input_bias,
@@ -87,6 +89,11 @@ pub fn from_bytes(bytes: &[u8], variant: &str) -> Result<Network, String> {
     }
     let inputs = u32::from_le_bytes(reader.take()?) as usize;
     let hidden = u32::from_le_bytes(reader.take()?) as usize;
+    let on_terms = match reader.take::<1>()? {
+        [0] => false,
+        [1] => true,
+        [other] => return Err(format!("a network file of an unknown base {other}")),
+    };
     let count = inputs
         .checked_mul(hidden)
         .filter(|&n| n <= reader.bytes.len() / 2)
@@ -106,6 +113,7 @@ pub fn from_bytes(bytes: &[u8], variant: &str) -> Result<Network, String> {
         output_weights,
         output_bias,
     )
+    .map(|network| network.with_terms(on_terms))
     .map_err(|error| format!("a network file of a bad shape: {}", error.0))
 }
 
@@ -168,9 +176,11 @@ mod tests {
 
     #[test]
     fn a_network_reads_back_as_written() {
-        let network = random_network(30, 12, 7);
-        let bytes = to_bytes(&network, "lielow");
-        assert_eq!(from_bytes(&bytes, "lielow"), Ok(network));
+        for on_terms in [false, true] {
+            let network = random_network(30, 12, 7).with_terms(on_terms);
+            let bytes = to_bytes(&network, "lielow");
+            assert_eq!(from_bytes(&bytes, "lielow"), Ok(network));
+        }
     }
 
     #[test]

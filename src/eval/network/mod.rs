@@ -37,6 +37,9 @@ pub struct Network {
     /// The side to move's `hidden` weights, then the other side's.
     output_weights: Vec<i16>,
     output_bias: i32,
+    /// Whether the network's output is added to the game's hand-written evaluation (a
+    /// network trained on what the terms miss) rather than standing alone.
+    on_terms: bool,
 }
 
 /// Why weights do not make a network.
@@ -74,7 +77,19 @@ impl Network {
             input_bias,
             output_weights,
             output_bias,
+            on_terms: false,
         })
+    }
+
+    /// This network, its output added to the hand-written evaluation (`true`) or alone.
+    pub fn with_terms(mut self, on_terms: bool) -> Network {
+        self.on_terms = on_terms;
+        self
+    }
+
+    /// Whether the output is added to the hand-written evaluation.
+    pub fn on_terms(&self) -> bool {
+        self.on_terms
     }
 
     pub fn inputs(&self) -> usize {

@@ -263,10 +263,14 @@ impl<G: Geometry + BoardWeights> Evaluate for Lielow<G> {
         self.terms(&self.state(&Evaluator::Terms).stacks)
     }
 
-    /// The network's output from the accumulator the search kept, or the terms' sum.
+    /// The network's output from the accumulator the search kept (added to the terms' sum
+    /// for a network trained on what they miss), or the terms' sum.
     #[inline]
     fn evaluate_with(&self, evaluator: &Evaluator, state: &LielowState) -> i32 {
         match evaluator.network() {
+            Some(network) if network.on_terms() => {
+                self.terms(&state.stacks) + network.evaluate(&state.accumulator, self.side)
+            }
             Some(network) => network.evaluate(&state.accumulator, self.side),
             None => self.terms(&state.stacks),
         }

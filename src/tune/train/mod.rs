@@ -43,6 +43,9 @@ pub struct TrainConfig {
     /// The share of the target the search's score makes (the rest is the game's result).
     pub blend: f64,
     pub seed: u64,
+    /// Train the network on what the hand-written evaluation misses: its output is added
+    /// to the terms' sum.
+    pub on_terms: bool,
     /// Threads to sum gradients on (the result does not depend on it).
     pub threads: usize,
 }
@@ -59,6 +62,7 @@ impl TrainConfig {
             decay: 0.92,
             blend: 0.5,
             seed: 1,
+            on_terms: false,
             threads: thread::available_parallelism().map_or(1, |n| n.get()),
         }
     }
@@ -85,6 +89,8 @@ pub struct TrainReport {
     pub scale: Option<f64>,
     /// The validation loss of the starting weights, then every epoch's figures.
     pub start_loss: f64,
+    /// The hand-written evaluation's validation loss.
+    pub terms_loss: f64,
     pub epochs: Vec<Epoch>,
     /// The epoch whose weights were kept.
     pub best: u32,
@@ -114,9 +120,9 @@ fn train_game<G: Playable>(
     if config.batch == 0 || config.epochs == 0 {
         return Err("the batch and the epochs must be at least 1".into());
     }
-    let data = samples::read::<G>(sources, config.blend)?;
-    // With no scores, the output is read through the scale of 400 centipawns.
-    let factor = output_factor(data.scale.unwrap_or(400.0));
+    let data = samples::read::<G>(sources, config.blend, config.on_terms)?;
+    // With no scores, the output is read through a default scale.
+    let factor = output_factor(data.scale.unwrap_or(samples::DEFAULT_SCALE));
     let mut rng = fastrand::Rng::with_seed(config.seed);
     let mut params = Params::random(G::INPUTS, config.hidden, &mut rng);
     let mut adam = Adam::new(&params);
@@ -128,11 +134,12 @@ fn train_game<G: Playable>(
     let start_loss = mean_loss(&params, &data.validation, factor, threads);
     progress(format!(
         "{} positions to train on, {} held out; scale K = {}; validation loss {start_loss:.6} \
-         at the start",
+         at the start, {:.6} by the hand-written evaluation",
         data.training.len(),
         data.validation.len(),
         data.scale
             .map_or("none (results alone)".into(), |k| format!("{k:.1}")),
+        data.terms_loss,
     ));
 
     let mut order: Vec<usize> = (0..data.training.len()).collect();
@@ -175,12 +182,13 @@ fn train_game<G: Playable>(
     }
     let params = best.1;
     Ok(TrainReport {
-        network: params.quantise(),
+        network: params.quantise().with_terms(config.on_terms),
         params,
         training: data.training.len(),
         validation: data.validation.len(),
         scale: data.scale,
         start_loss,
+        terms_loss: data.terms_loss,
         epochs,
         best: best.2,
     })
@@ -232,8 +240,8 @@ fn batch_gradient(
                         gradient.clear();
                         let mut sum = 0.0f64;
                         for &k in positions.iter() {
-                            let (own, other, target) = samples.get(k);
-                            let output = params.forward(own, other, &mut scratch);
+                            let (own, other, target, offset) = samples.get(k);
+                            let output = params.forward(own, other, &mut scratch) + offset;
                             let (l, slope) = loss(output, target, factor);
                             sum += f64::from(l);
                             params.backward(own, other, slope, &scratch, gradient);
@@ -271,8 +279,8 @@ fn mean_loss(params: &Params, samples: &Samples, factor: f32, threads: usize) ->
                             range
                                 .clone()
                                 .map(|k| {
-                                    let (own, other, target) = samples.get(k);
-                                    let output = params.forward(own, other, &mut scratch);
+                                    let (own, other, target, offset) = samples.get(k);
+                                    let output = params.forward(own, other, &mut scratch) + offset;
                                     f64::from(loss(output, target, factor).0)
                                 })
                                 .sum::<f64>()

@@ -8,6 +8,7 @@
 //! sigmoid, is in the search's score units. A line with no score learns its result alone.
 
 use crate::core::Player;
+use crate::eval::network::SCALE;
 use crate::games::Playable;
 use crate::tune::data::parse_line;
 use crate::tune::texel::best_scale;
@@ -31,6 +32,9 @@ pub struct Samples {
     inputs: Vec<u32>,
     starts: Vec<usize>,
     targets: Vec<f32>,
+    /// What the output is added to, in output units: the hand-written evaluation for a
+    /// network trained on what it misses, else 0.
+    offsets: Vec<f32>,
 }
 
 impl Samples {
@@ -39,6 +43,7 @@ impl Samples {
             inputs: Vec::new(),
             starts: vec![0],
             targets: Vec::new(),
+            offsets: Vec::new(),
         }
     }
 
@@ -50,25 +55,33 @@ impl Samples {
         self.targets.is_empty()
     }
 
-    /// Position `k`: its inputs from the side to move's side and the other's, and its target.
+    /// Position `k`: its inputs from the side to move's side and the other's, its target,
+    /// and what the output is added to.
     #[inline]
-    pub fn get(&self, k: usize) -> (&[u32], &[u32], f32) {
+    pub fn get(&self, k: usize) -> (&[u32], &[u32], f32, f32) {
         let (a, b, c) = (
             self.starts[2 * k],
             self.starts[2 * k + 1],
             self.starts[2 * k + 2],
         );
-        (&self.inputs[a..b], &self.inputs[b..c], self.targets[k])
+        let inputs = &self.inputs;
+        (
+            &inputs[a..b],
+            &inputs[b..c],
+            self.targets[k],
+            self.offsets[k],
+        )
     }
 
-    /// Adds a position of `game`, whose target is `target`.
-    pub fn push<G: Playable>(&mut self, game: &G, target: f32) {
+    /// Adds a position of `game`, whose target is `target`, its output added to `offset`.
+    pub fn push<G: Playable>(&mut self, game: &G, target: f32, offset: f32) {
         let side = game.side_to_move();
         for perspective in [side, side.opponent()] {
             game.inputs(perspective, |input| self.inputs.push(input as u32));
             self.starts.push(self.inputs.len());
         }
         self.targets.push(target);
+        self.offsets.push(offset);
     }
 }
 
@@ -79,6 +92,9 @@ pub struct TrainingData {
     pub validation: Samples,
     /// The fitted scale of the scores, in centipawns (`None`: no line had a score).
     pub scale: Option<f64>,
+    /// The loss of the hand-written evaluation on the validation positions, through the
+    /// same sigmoid: the mark a network has to beat.
+    pub terms_loss: f64,
 }
 
 /// One line read: the position, the result and the score for the side to move.
@@ -90,8 +106,13 @@ struct Read<G> {
 }
 
 /// Reads `sources` (each a name, for the errors, and its text) as positions of `G`, and
-/// labels each with `blend` parts score and `1 - blend` parts result.
-pub fn read<G: Playable>(sources: &[(&str, &str)], blend: f64) -> Result<TrainingData, String> {
+/// labels each with `blend` parts score and `1 - blend` parts result; with `on_terms`, the
+/// output is to be added to the hand-written evaluation.
+pub fn read<G: Playable>(
+    sources: &[(&str, &str)],
+    blend: f64,
+    on_terms: bool,
+) -> Result<TrainingData, String> {
     let mut read = Vec::new();
     let mut index = 0;
     for &(name, text) in sources {
@@ -128,17 +149,27 @@ pub fn read<G: Playable>(sources: &[(&str, &str)], blend: f64) -> Result<Trainin
         })
     });
     let (mut training, mut validation) = (Samples::new(), Samples::new());
+    let k = scale.unwrap_or(DEFAULT_SCALE);
+    let mut terms_loss = 0.0;
     for r in &read {
         let target = match (r.score, scale) {
             (Some(score), Some(k)) => blend * sigmoid(score / k) + (1.0 - blend) * r.result,
             _ => r.result,
         };
         let set = match r.held_out {
-            true => &mut validation,
+            true => {
+                terms_loss += (sigmoid(f64::from(r.game.evaluate()) / k) - target).powi(2);
+                &mut validation
+            }
             false => &mut training,
         };
-        set.push(&r.game, target as f32);
+        let offset = match on_terms {
+            true => r.game.evaluate() as f32 / SCALE as f32,
+            false => 0.0,
+        };
+        set.push(&r.game, target as f32, offset);
     }
+    terms_loss /= validation.len().max(1) as f64;
     if training.is_empty() || validation.is_empty() {
         return Err(format!(
             "too little data: {} positions to train on, {} held out (a tenth of the lines, \
@@ -151,8 +182,12 @@ pub fn read<G: Playable>(sources: &[(&str, &str)], blend: f64) -> Result<Trainin
         training,
         validation,
         scale,
+        terms_loss,
     })
 }
+
+/// The scale the output is read through when no line has a score, in centipawns.
+pub const DEFAULT_SCALE: f64 = 400.0;
 
 pub fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
