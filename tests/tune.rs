@@ -39,6 +39,7 @@ fn selfplay_shard(
         seed,
         concurrency,
         shard,
+        evaluator: None,
     };
     let mut out = Vec::new();
     let totals = run_selfplay(&config, &mut out, &AtomicBool::new(false), &mut |_| {})

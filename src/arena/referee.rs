@@ -123,9 +123,17 @@ fn referee<G: Playable>(
         let engine = &mut engines[side.index()];
         let position = position_command(opening, &log.moves);
         let (go, deadline) = go_command(limits, &clocks, side, patience);
-        let answer = engine
+        // `isready` before every `go`: a `bestmove` still on its way from the engine's last
+        // move answered no `go`, and it comes before `readyok`, so it is counted stale there
+        // and never taken for this move's answer (a look at what has arrived cannot tell it
+        // from one still in the pipe). The clock starts at `go`.
+        let ready = engine
             .send(&position)
-            .and_then(|()| engine.best_move(&go, deadline));
+            .and_then(|()| engine.ping(patience.answer_timeout));
+        if let Err(error) = ready {
+            return (Outcome::Win(side.opponent()), failure(error, side));
+        }
+        let answer = engine.best_move(&go, deadline);
         let (text, used) = match answer {
             Ok(answer) => answer,
             Err(EngineError::TimedOut) if is_timed(limits) => {

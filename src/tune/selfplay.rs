@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use crate::arena::schedule::Shard;
 use crate::core::{Outcome, Player};
+use crate::eval::Evaluator;
 
 use crate::games::{Playable, Variant};
 use crate::search::{Limits, Score, Searcher};
@@ -49,6 +50,9 @@ pub struct SelfplayConfig {
     pub concurrency: usize,
     /// The part of the run to play ([`Shard::WHOLE`]: all of it).
     pub shard: Shard,
+    /// What the games are searched with (`None`: what the game ships, its network if it
+    /// has one): a generation's data is played by the engine with the last network.
+    pub evaluator: Option<Evaluator>,
 }
 
 impl SelfplayConfig {
@@ -110,6 +114,9 @@ fn selfplay<G: Playable>(
             let next_game = &next_game;
             scope.spawn(move || {
                 let mut searcher = Searcher::<G>::new(HASH_MIB);
+                if let Some(evaluator) = &config.evaluator {
+                    searcher.set_evaluator(evaluator.clone());
+                }
                 loop {
                     let nth = next_game.fetch_add(1, Ordering::Relaxed);
                     let index = u32::try_from(nth)
