@@ -55,7 +55,7 @@ fn scratch_dir(name: &str) -> PathBuf {
 /// A seeded random network of `variant`'s inputs, as a file's bytes.
 fn network_bytes(variant: &str, inputs: usize, seed: u64) -> Vec<u8> {
     let mut rng = fastrand::Rng::with_seed(seed);
-    file::to_bytes(&Params::random(inputs, 8, &mut rng).quantise(), variant)
+    file::to_bytes(&Params::random(inputs, 16, &mut rng).quantise(), variant)
 }
 
 #[test]
@@ -69,7 +69,7 @@ fn eval_file_loads_a_network_of_its_variant_and_refuses_anything_else() {
     assert_eq!(
         said,
         [format!(
-            "info string EvalFile {}: a network of lielow, 1152 inputs x 8 hidden",
+            "info string EvalFile {}: a network of lielow, 1152 inputs x 16 hidden",
             good.display()
         )]
     );

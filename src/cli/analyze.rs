@@ -11,6 +11,7 @@ use ternion::protocol::format;
 use ternion::protocol::options::DEFAULT_HASH_MIB;
 use ternion::search::{Limits, Searcher};
 
+use super::evaluation::EvaluationArgs;
 use super::position::PositionArgs;
 
 /// The deepest search there is (the search's own bound).
@@ -45,6 +46,8 @@ pub struct AnalyzeArgs {
     /// Print the position's diagram (as the protocol's `d` draws it) before searching.
     #[arg(long)]
     show: bool,
+    #[command(flatten)]
+    evaluation: EvaluationArgs,
 }
 
 /// Runs the command; `Err` carries the one-line message for stderr.
@@ -76,6 +79,9 @@ fn analyze<G: Playable>(args: &AnalyzeArgs) -> Result<(), String> {
     };
     let mut searcher = Searcher::<G>::new(args.hash);
     searcher.set_threads(args.threads);
+    if let Some(evaluator) = args.evaluation.evaluator::<G>()? {
+        searcher.set_evaluator(evaluator);
+    }
     if let Some(dir) = &args.tables {
         let tables = LoadedTables::load(dir)?;
         if tables.is_empty() {

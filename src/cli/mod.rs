@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod arena;
 pub mod bench;
+pub mod evaluation;
 pub mod gui;
 mod latency;
 pub mod perft;

@@ -4,15 +4,14 @@
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use clap::Args;
 use ternion::arena::schedule::Shard;
-use ternion::eval::network::file;
-use ternion::eval::{Evaluate, Evaluator};
 use ternion::games::Variant;
 use ternion::tune::selfplay::{SelfplayConfig, run_selfplay};
+
+use super::evaluation::EvaluationArgs;
 
 #[derive(Debug, Args)]
 pub struct SelfplayArgs {
@@ -41,12 +40,8 @@ pub struct SelfplayArgs {
     /// are the whole run's data.
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
     shard: Option<Shard>,
-    /// Search with this network (a file of `ternion train`) instead of the one built in.
-    #[arg(long, value_name = "FILE", conflicts_with = "terms")]
-    eval_file: Option<PathBuf>,
-    /// Search with the hand-written evaluation, not a network.
-    #[arg(long)]
-    terms: bool,
+    #[command(flatten)]
+    evaluation: EvaluationArgs,
     /// The file the positions go to (they are added to its end); stdout if not given.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -55,16 +50,7 @@ pub struct SelfplayArgs {
 /// Runs the command; `Err` carries the one-line message for stderr.
 pub fn run(args: &SelfplayArgs) -> Result<(), String> {
     let variant: Variant = args.variant.parse().map_err(|e| format!("{e}"))?;
-    let evaluator = match (&args.eval_file, args.terms) {
-        (Some(path), _) => {
-            let inputs = ternion::with_game!(variant, G => G::INPUTS);
-            let network = file::load(path, &variant.to_string(), inputs)
-                .map_err(|e| format!("--eval-file {}: {e}", path.display()))?;
-            Some(Evaluator::Network(Arc::new(network)))
-        }
-        (None, true) => Some(Evaluator::Terms),
-        (None, false) => None,
-    };
+    let evaluator = ternion::with_game!(variant, G => args.evaluation.evaluator::<G>())?;
     let config = SelfplayConfig {
         variant,
         games: args.games,

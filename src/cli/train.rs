@@ -18,8 +18,8 @@ pub struct TrainArgs {
     /// Where to write the network.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
-    /// Units of the accumulator, a perspective.
-    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    /// Units of the accumulator, a perspective: a multiple of 16, at most 1024.
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(16..=1024))]
     hidden: u32,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=10_000))]

@@ -33,8 +33,8 @@ use ternion::tune::train::model::Params;
 ///   it, it is the same;
 /// - the evaluation's state, updated from what each move changed, equals the state
 ///   worked out from nothing: with the terms, and in a game with a network, with a
-///   seeded random one (its accumulator kept move by move equals a full recompute), whose
-///   value read from the kept state is the value worked out afresh;
+///   seeded random one of 32 units (its accumulator kept move by move equals a full
+///   recompute), whose value read from the kept state is the value worked out afresh;
 /// - the tactical generator gives the generated moves that are tactical, in their order.
 ///
 /// Returns the number of positions checked. Failures name the seed and ply.
@@ -97,12 +97,12 @@ pub fn check_random_playouts<G: Playable>(seed: u64, playouts: u64, max_plies: u
 }
 
 /// The evaluators to keep states for: the terms, and in a game with a network a seeded
-/// random one of a few units.
+/// random one of 32 units (a size the accumulator's update has a fixed-length loop for).
 fn evaluators<G: Playable>(seed: u64) -> Vec<Evaluator> {
     let mut evaluators = vec![Evaluator::Terms];
     if G::INPUTS > 0 {
         let mut rng = fastrand::Rng::with_seed(seed);
-        let network = Params::random(G::INPUTS, 8, &mut rng).quantise();
+        let network = Params::random(G::INPUTS, 32, &mut rng).quantise();
         evaluators.push(Evaluator::Network(Arc::new(network)));
     }
     evaluators

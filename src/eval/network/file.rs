@@ -177,7 +177,7 @@ mod tests {
     #[test]
     fn a_network_reads_back_as_written() {
         for on_terms in [false, true] {
-            let network = random_network(30, 12, 7).with_terms(on_terms);
+            let network = random_network(30, 16, 7).with_terms(on_terms);
             let bytes = to_bytes(&network, "lielow");
             assert_eq!(from_bytes(&bytes, "lielow"), Ok(network));
         }
@@ -185,7 +185,7 @@ mod tests {
 
     #[test]
     fn foreign_damaged_and_cut_files_are_refused_with_one_line() {
-        let network = random_network(30, 12, 7);
+        let network = random_network(30, 16, 7);
         let bytes = to_bytes(&network, "lielow");
         let refused = |bytes: &[u8], why: &str| {
             let error = from_bytes(bytes, "lielow").expect_err(why);

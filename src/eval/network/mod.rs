@@ -24,6 +24,10 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 256;
 /// Centipawns per unit of the float model's output.
 pub const SCALE: i32 = 400;
+/// The accumulator is worked on this many units at a time, so the compiler writes the
+/// loops as plain vector instructions with no remainder: a network's units are a multiple
+/// of it.
+pub const LANES: usize = 16;
 
 /// A network's weights, quantised.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,12 +63,14 @@ impl Network {
     ) -> Result<Network, ShapeError> {
         let fits = inputs > 0
             && hidden > 0
+            && hidden.is_multiple_of(LANES)
             && Some(input_weights.len()) == inputs.checked_mul(hidden)
             && input_bias.len() == hidden
             && output_weights.len() == 2 * hidden;
         if !fits {
             return Err(ShapeError(format!(
-                "weights of {}, {} and {} do not make {inputs} inputs x {hidden} hidden",
+                "weights of {}, {} and {} do not make {inputs} inputs x {hidden} hidden \
+                 (a multiple of {LANES})",
                 input_weights.len(),
                 input_bias.len(),
                 output_weights.len()
@@ -120,26 +126,94 @@ impl Network {
     }
 
     /// Turns input `input` on in `perspective`'s accumulator.
-    #[inline]
+    #[inline(always)]
     pub fn add(&self, accumulator: &mut Accumulator, perspective: Player, input: usize) {
         let column = &self.input_weights[input * self.hidden..(input + 1) * self.hidden];
-        for (value, &weight) in accumulator.perspectives[perspective.index()]
-            .iter_mut()
-            .zip(column)
-        {
+        let values = &mut accumulator.perspectives[perspective.index()][..self.hidden];
+        for (value, &weight) in values.iter_mut().zip(column) {
             *value = value.wrapping_add(weight);
         }
     }
 
     /// Turns input `input` off in `perspective`'s accumulator.
-    #[inline]
+    #[inline(always)]
     pub fn remove(&self, accumulator: &mut Accumulator, perspective: Player, input: usize) {
         let column = &self.input_weights[input * self.hidden..(input + 1) * self.hidden];
-        for (value, &weight) in accumulator.perspectives[perspective.index()]
-            .iter_mut()
-            .zip(column)
-        {
+        let values = &mut accumulator.perspectives[perspective.index()][..self.hidden];
+        for (value, &weight) in values.iter_mut().zip(column) {
             *value = value.wrapping_sub(weight);
+        }
+    }
+
+    /// Writes into `child` `perspective`'s accumulator of `parent` with the inputs `on`
+    /// turned on and `off` turned off, in one pass over the units for the common moves
+    /// (one input on and one or two off: a quiet move, a capture) rather than a copy and a
+    /// pass an input.
+    #[inline]
+    pub fn apply(
+        &self,
+        parent: &Accumulator,
+        child: &mut Accumulator,
+        perspective: Player,
+        on: &[usize],
+        off: &[usize],
+    ) {
+        let h = self.hidden;
+        let from = &parent.perspectives[perspective.index()][..h];
+        let to = &mut child.perspectives[perspective.index()][..h];
+        // The usual sizes get loops of a length known when compiled: plain vector code,
+        // with no checks of overlap or of a remainder at run time.
+        match h {
+            32 => self.apply_sized::<32>(from, to, on, off),
+            64 => self.apply_sized::<64>(from, to, on, off),
+            128 => self.apply_sized::<128>(from, to, on, off),
+            256 => self.apply_sized::<256>(from, to, on, off),
+            _ => {
+                to.copy_from_slice(from);
+                for &input in on {
+                    self.add(child, perspective, input);
+                }
+                for &input in off {
+                    self.remove(child, perspective, input);
+                }
+            }
+        }
+    }
+
+    /// [`Network::apply`] for `N` units (`N` is `self.hidden`).
+    #[inline(always)]
+    fn apply_sized<const N: usize>(
+        &self,
+        from: &[i16],
+        to: &mut [i16],
+        on: &[usize],
+        off: &[usize],
+    ) {
+        let column = |input: usize| -> &[i16; N] {
+            self.input_weights[input * N..(input + 1) * N]
+                .try_into()
+                .expect("a column of N weights")
+        };
+        let from: &[i16; N] = from.try_into().expect("N units");
+        let to: &mut [i16; N] = to.try_into().expect("N units");
+        match (on, off) {
+            (&[a], &[r]) => sum_into(to, from, &[column(a)], &[column(r)]),
+            (&[a], &[r1, r2]) => sum_into(to, from, &[column(a)], &[column(r1), column(r2)]),
+            _ => {
+                *to = *from;
+                for &input in on {
+                    let column = column(input);
+                    for i in 0..N {
+                        to[i] = to[i].wrapping_add(column[i]);
+                    }
+                }
+                for &input in off {
+                    let column = column(input);
+                    for i in 0..N {
+                        to[i] = to[i].wrapping_sub(column[i]);
+                    }
+                }
+            }
         }
     }
 
@@ -147,23 +221,47 @@ impl Network {
     #[inline]
     pub fn evaluate(&self, accumulator: &Accumulator, side: Player) -> i32 {
         let (own, other) = self.output_weights.split_at(self.hidden);
-        // Clipped in i16, multiplied in i32: the shape the compiler turns into a few
-        // vector instructions. A trained network's sum stays far inside i32 (its weights
-        // are clipped in training); a foreign file's may wrap, never panic.
-        let mut sum: i32 = 0;
-        for (perspective, weights) in [(side, own), (side.opponent(), other)] {
-            for (&value, &weight) in accumulator.perspectives[perspective.index()]
-                .iter()
-                .zip(weights)
-            {
-                let clipped = value.clamp(0, QA as i16);
-                sum = sum.wrapping_add(i32::from(clipped) * i32::from(weight));
-            }
-        }
+        let sum = clipped_dot(&accumulator.perspectives[side.index()], own).wrapping_add(
+            clipped_dot(&accumulator.perspectives[side.opponent().index()], other),
+        );
         // sum is in QA * QB units, the bias in QA * QB units too.
         let total = i64::from(sum) + i64::from(self.output_bias);
         (total * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
+}
+
+/// `to = from + the columns of `plus` - the columns of `minus``, unit by unit.
+#[inline(always)]
+fn sum_into<const N: usize, const P: usize, const M: usize>(
+    to: &mut [i16; N],
+    from: &[i16; N],
+    plus: &[&[i16; N]; P],
+    minus: &[&[i16; N]; M],
+) {
+    for i in 0..N {
+        let mut value = from[i];
+        for column in plus {
+            value = value.wrapping_add(column[i]);
+        }
+        for column in minus {
+            value = value.wrapping_sub(column[i]);
+        }
+        to[i] = value;
+    }
+}
+
+/// The sum of each value, clipped to `0..=QA`, times its weight: one plain reduction, the
+/// shape the compiler turns into vector multiply-adds. A trained network's sum stays far
+/// inside `i32` (its weights are clipped in training); a foreign file's may wrap, never
+/// panic.
+#[inline(always)]
+fn clipped_dot(values: &[i16], weights: &[i16]) -> i32 {
+    values
+        .iter()
+        .zip(weights)
+        .fold(0i32, |sum, (&value, &weight)| {
+            sum.wrapping_add(i32::from(value.clamp(0, QA as i16)) * i32::from(weight))
+        })
 }
 
 /// One position's accumulators, one a perspective: what the search keeps move by move.
@@ -246,8 +344,37 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn an_accumulator_applied_in_one_pass_equals_one_input_at_a_time() {
+        // 16 units: the general loop; 32 and 64: loops of a size known when compiled.
+        for hidden in [16, 32, 64] {
+            let network = random_network(40, hidden, 4);
+            let parent = network.accumulator([&[1, 5, 7, 9], &[2, 30, 31]]);
+            let cases: [(&[usize], &[usize]); 5] = [
+                (&[3], &[5]),
+                (&[3], &[5, 7]),
+                (&[3, 4], &[5]),
+                (&[], &[9]),
+                (&[3, 4], &[1, 5, 7]),
+            ];
+            for (on, off) in cases {
+                for perspective in Player::BOTH {
+                    let mut one_pass = network.empty_accumulator();
+                    one_pass.copy_from(&parent);
+                    network.apply(&parent, &mut one_pass, perspective, on, off);
+                    let mut one_by_one = parent.clone();
+                    on.iter()
+                        .for_each(|&i| network.add(&mut one_by_one, perspective, i));
+                    off.iter()
+                        .for_each(|&i| network.remove(&mut one_by_one, perspective, i));
+                    assert_eq!(one_pass, one_by_one, "{hidden}: on {on:?} off {off:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_integer_output_follows_the_float_model() {
-        let network = random_network(20, 8, 5);
+        let network = random_network(20, 16, 5);
         let accumulator = network.accumulator([&[0, 3, 9], &[4, 11]]);
         for side in Player::BOTH {
             // The float model: the clipped activations in units of 1.0, times the output
@@ -284,9 +411,12 @@ pub(crate) mod tests {
 
     #[test]
     fn weights_that_do_not_fit_the_shape_are_refused() {
-        assert!(Network::new(2, 2, vec![0; 4], vec![0; 2], vec![0; 4], 0).is_ok());
-        assert!(Network::new(2, 2, vec![0; 3], vec![0; 2], vec![0; 4], 0).is_err());
-        assert!(Network::new(2, 2, vec![0; 4], vec![0; 2], vec![0; 2], 0).is_err());
-        assert!(Network::new(0, 2, vec![], vec![0; 2], vec![0; 4], 0).is_err());
+        let h = LANES;
+        assert!(Network::new(2, h, vec![0; 2 * h], vec![0; h], vec![0; 2 * h], 0).is_ok());
+        assert!(Network::new(2, h, vec![0; 2 * h - 1], vec![0; h], vec![0; 2 * h], 0).is_err());
+        assert!(Network::new(2, h, vec![0; 2 * h], vec![0; h], vec![0; h], 0).is_err());
+        assert!(Network::new(0, h, vec![], vec![0; h], vec![0; 2 * h], 0).is_err());
+        // Units in whole lanes only.
+        assert!(Network::new(2, 2, vec![0; 4], vec![0; 2], vec![0; 4], 0).is_err());
     }
 }

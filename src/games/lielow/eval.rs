@@ -207,14 +207,22 @@ impl<G: Geometry + BoardWeights> Evaluate for Lielow<G> {
             stacks[entered.player.index()] += value(entered);
         }
         if let Some(network) = evaluator.network() {
-            // A move turns a handful of inputs on and off: never worth a recompute.
-            let accumulator = &mut child.accumulator;
-            accumulator.copy_from(&parent.accumulator);
+            // A move turns a handful of inputs on and off (a stack and a king at most on,
+            // two stacks and a king off, a perspective): never worth a recompute.
             for perspective in Player::BOTH {
-                self.changed_inputs(&changes, perspective, |input, on| match on {
-                    true => network.add(accumulator, perspective, input),
-                    false => network.remove(accumulator, perspective, input),
+                let (mut on, mut off) = ([0usize; 4], [0usize; 4]);
+                let (mut ons, mut offs) = (0, 0);
+                self.changed_inputs(&changes, perspective, |input, turned_on| match turned_on {
+                    true => (on[ons], ons) = (input, ons + 1),
+                    false => (off[offs], offs) = (input, offs + 1),
                 });
+                network.apply(
+                    &parent.accumulator,
+                    &mut child.accumulator,
+                    perspective,
+                    &on[..ons],
+                    &off[..offs],
+                );
             }
         }
     }

@@ -123,7 +123,7 @@ mod tests {
     /// one worked out from the position's inputs.
     fn accumulator_follows_the_moves<G: Geometry>() {
         let n = G::N;
-        let network = random_network(input_count(n), 8, 17);
+        let network = random_network(input_count(n), 16, 17);
         let mut moves = Vec::new();
         for seed in 0..20 {
             let mut rng = fastrand::Rng::with_seed(seed);

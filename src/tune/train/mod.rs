@@ -21,7 +21,7 @@ use std::time::Instant;
 
 use self::model::{Adam, MAX_HIDDEN, Params, Scratch, loss, output_factor};
 use self::samples::Samples;
-use crate::eval::network::Network;
+use crate::eval::network::{LANES, Network};
 use crate::games::{Playable, Variant};
 
 /// A batch's gradient is summed in this many chunks, whatever the number of threads.
@@ -114,8 +114,10 @@ fn train_game<G: Playable>(
     if G::INPUTS == 0 {
         return Err(format!("{} has no network inputs", config.variant));
     }
-    if !(1..=MAX_HIDDEN).contains(&config.hidden) {
-        return Err(format!("hidden must be 1 to {MAX_HIDDEN}"));
+    if !(1..=MAX_HIDDEN).contains(&config.hidden) || !config.hidden.is_multiple_of(LANES) {
+        return Err(format!(
+            "hidden must be a multiple of {LANES} from {LANES} to {MAX_HIDDEN}"
+        ));
     }
     if config.batch == 0 || config.epochs == 0 {
         return Err("the batch and the epochs must be at least 1".into());
