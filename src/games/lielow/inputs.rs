@@ -161,6 +161,17 @@ mod tests {
     }
 
     #[test]
+    fn the_network_built_in_reads_and_fits_the_inputs() {
+        use crate::eval::Evaluate;
+        let network = Lielow::<Board8>::shipped_network().expect("8x8 ships a network");
+        assert_eq!(network.inputs(), input_count(8));
+        assert!(network.on_terms());
+        // The same network every time it is asked for: read once.
+        let again = Lielow::<Board8>::shipped_network().expect("8x8 ships a network");
+        assert!(std::sync::Arc::ptr_eq(&network, &again));
+    }
+
+    #[test]
     fn every_input_has_a_place_of_its_own() {
         for n in [8, 9] {
             let mut seen_inputs = std::collections::HashSet::new();

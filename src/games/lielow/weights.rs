@@ -10,11 +10,14 @@
 //!
 //! 9x9: 141,180 positions of 6,000 games played with the hand-set table: held-out error
 //! 0.2379 by the hand-set table, 0.2226 by this one, at K = 414.3.
+//!
+//! 8x8 also ships a network trained on what these terms miss (`lielow.nnue`, added to
+//! them; docs/networks.md says how it was made); 9x9 has none yet.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::geometry::{Board8, Board9};
-use crate::eval::network::Network;
+use crate::eval::network::{Network, file};
 
 /// The weights a board is played with.
 pub trait BoardWeights {
@@ -29,6 +32,17 @@ pub trait BoardWeights {
 
 impl BoardWeights for Board8 {
     const WEIGHTS: &'static [i32] = &BOARD8;
+
+    /// `lielow.nnue`, read once (docs/networks.md says how it was made).
+    fn shipped_network() -> Option<Arc<Network>> {
+        static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
+        let network = NETWORK.get_or_init(|| {
+            let bytes = include_bytes!("lielow.nnue");
+            // Checked by the tests: a file built in that does not read is a build's fault.
+            Arc::new(file::from_bytes(bytes, "lielow").expect("lielow.nnue reads as a network"))
+        });
+        Some(Arc::clone(network))
+    }
 }
 
 impl BoardWeights for Board9 {
