@@ -613,8 +613,23 @@ fn an_engine_that_cannot_start_is_a_setup_error() {
     }
 }
 
-/// Whether a process whose command line is `words` is running.
+/// Whether a process whose command line is `words` is still running a moment after the
+/// match: a kill is delivered, not awaited, so a process killed as the match ended may take
+/// the kernel a few milliseconds more to go (longer on a busy machine); one left behind
+/// stays for its whole sleep, far longer than this wait.
 fn running(words: &[&str]) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    while running_now(words) {
+        if std::time::Instant::now() > deadline {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    false
+}
+
+/// Whether a process whose command line is `words` is running now.
+fn running_now(words: &[&str]) -> bool {
     let wanted = words.join("\0");
     std::fs::read_dir("/proc")
         .expect("/proc")
