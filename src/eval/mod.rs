@@ -170,12 +170,25 @@ pub fn weighted_sum<G: Evaluate>(game: &G, weights: &[i32]) -> i32 {
 /// `game`'s accumulator for `network`, worked out from its inputs.
 pub fn fresh_accumulator<G: Evaluate>(game: &G, network: &Network) -> Accumulator {
     let mut accumulator = network.empty_accumulator();
+    refresh_accumulator(game, network, &mut accumulator);
+    accumulator
+}
+
+/// Makes `accumulator` `game`'s for `network`, worked out from its inputs in the room it
+/// has (no allocation once it is the network's size): for a game whose moves change too
+/// many inputs to follow them one by one.
+#[inline]
+pub fn refresh_accumulator<G: Evaluate>(
+    game: &G,
+    network: &Network,
+    accumulator: &mut Accumulator,
+) {
+    network.clear(accumulator);
     for perspective in Player::BOTH {
         game.inputs(perspective, |input| {
-            network.add(&mut accumulator, perspective, input)
+            network.add(accumulator, perspective, input)
         });
     }
-    accumulator
 }
 
 /// The features of `game`, one value per feature.

@@ -113,6 +113,14 @@ impl Network {
         }
     }
 
+    /// Makes `accumulator` this network's with no input on (the biases), reusing its room.
+    #[inline]
+    pub fn clear(&self, accumulator: &mut Accumulator) {
+        for values in &mut accumulator.perspectives {
+            values.clone_from(&self.input_bias);
+        }
+    }
+
     /// The accumulator of a position whose inputs on are `on[perspective]`, worked out
     /// from nothing.
     pub fn accumulator(&self, on: [&[usize]; 2]) -> Accumulator {

@@ -29,11 +29,13 @@
 //! above beta (lazy evaluation) was measured and played no better (docs/experiments.md).
 
 use super::army::{Army, END, Piece};
+use super::inputs;
 use super::race;
 use super::weights::WEIGHTS;
 use super::{Lerontenin, LeronteninMove};
 use crate::core::Player;
-use crate::eval::{Evaluate, Evaluator, FeatureSink};
+use crate::eval::network::Accumulator;
+use crate::eval::{Evaluate, Evaluator, FeatureSink, fresh_accumulator, refresh_accumulator};
 
 const PARTS: usize = 0;
 const TURNS: usize = 1;
@@ -63,12 +65,43 @@ const THREAT_SQUARE: i32 = 2;
 const EXPOSURE_DIVISOR: i32 = 4;
 
 impl Evaluate for Lerontenin {
-    /// Every term is worked out at each position: nothing is kept from move to move.
-    type State = ();
+    /// The terms are worked out at each position; a network's accumulator is kept (empty
+    /// when the search evaluates with the terms), recomputed at each move from the
+    /// position's few inputs (`inputs.rs` says why).
+    type State = Accumulator;
 
-    fn state(&self, _: &Evaluator) {}
+    const INPUTS: usize = inputs::INPUT_COUNT;
 
-    fn update(&self, _: &Evaluator, _: &(), _: (), _: &mut ()) {}
+    fn inputs(&self, perspective: Player, on: impl FnMut(usize)) {
+        self.network_inputs(perspective, on);
+    }
+
+    fn state(&self, evaluator: &Evaluator) -> Accumulator {
+        match evaluator.network() {
+            Some(network) => fresh_accumulator(self, network),
+            None => Accumulator::default(),
+        }
+    }
+
+    #[inline]
+    fn update(&self, evaluator: &Evaluator, _: &Accumulator, _: (), child: &mut Accumulator) {
+        if let Some(network) = evaluator.network() {
+            refresh_accumulator(self, network, child);
+        }
+    }
+
+    /// The network's output from the accumulator the search kept (added to the terms for
+    /// a network trained on what they miss), or the terms.
+    #[inline]
+    fn evaluate_with(&self, evaluator: &Evaluator, state: &Accumulator) -> i32 {
+        match evaluator.network() {
+            Some(network) if network.on_terms() => {
+                self.evaluate() + network.evaluate(state, self.core.side)
+            }
+            Some(network) => network.evaluate(state, self.core.side),
+            None => self.evaluate(),
+        }
+    }
 
     fn feature_count() -> usize {
         FEATURE_NAMES.len()

@@ -4,8 +4,8 @@
 //! The only source of the rules is a short, garbled text; this module implements the agreed
 //! reconstruction (docs/rules/lerontenin.md gives every interpretation and its reason). It
 //! owns the state and the rules; the armies are in [`army`], the text forms in `text`, the
-//! pictures in `diagram` and `svg`, the evaluation in `eval` (with `race` and `weights`)
-//! and the search hints in `hints`.
+//! pictures in `diagram` and `svg`, the evaluation in `eval` (with `race` and `weights`; a
+//! network's inputs in `inputs`) and the search hints in `hints`.
 //!
 //! The repetition history lives in the state, so that [`Rules::outcome`] is a pure function
 //! of it; make pushes onto it and unmake pops. The undo record holds what a move changed
@@ -16,6 +16,7 @@ pub mod army;
 mod diagram;
 mod eval;
 mod hints;
+mod inputs;
 mod levels;
 mod race;
 mod svg;
