@@ -170,26 +170,37 @@ pub fn weighted_sum<G: Evaluate>(game: &G, weights: &[i32]) -> i32 {
 /// `game`'s accumulator for `network`, worked out from its inputs.
 pub fn fresh_accumulator<G: Evaluate>(game: &G, network: &Network) -> Accumulator {
     let mut accumulator = network.empty_accumulator();
-    refresh_accumulator(game, network, &mut accumulator);
+    for perspective in Player::BOTH {
+        game.inputs(perspective, |input| {
+            network.add(&mut accumulator, perspective, input)
+        });
+    }
     accumulator
 }
 
 /// Makes `accumulator` `game`'s for `network`, worked out from its inputs in the room it
-/// has (no allocation once it is the network's size): for a game whose moves change too
-/// many inputs to follow them one by one.
+/// has (it must be the network's): for a game whose moves change too many inputs to follow
+/// them one by one, and whose positions have at most [`REFRESHED_INPUTS`] inputs on a
+/// perspective.
 #[inline]
 pub fn refresh_accumulator<G: Evaluate>(
     game: &G,
     network: &Network,
     accumulator: &mut Accumulator,
 ) {
-    network.clear(accumulator);
     for perspective in Player::BOTH {
+        let mut inputs = [0usize; REFRESHED_INPUTS];
+        let mut count = 0;
         game.inputs(perspective, |input| {
-            network.add(accumulator, perspective, input)
+            inputs[count] = input;
+            count += 1;
         });
+        network.refresh(accumulator, perspective, &inputs[..count]);
     }
 }
+
+/// The most inputs a position refreshed by [`refresh_accumulator`] has on a perspective.
+pub const REFRESHED_INPUTS: usize = 128;
 
 /// The features of `game`, one value per feature.
 pub fn feature_values<G: Evaluate>(game: &G) -> Vec<i32> {

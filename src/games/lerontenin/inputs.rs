@@ -23,8 +23,9 @@
 //! from the move's changes.
 
 use super::Lerontenin;
-use super::army::END;
+use super::army::{END, MAX_PIECES};
 use crate::core::Player;
+use crate::eval::REFRESHED_INPUTS;
 
 /// A piece's kinds: the SINGLE (0), whose step varies, then each fixed power 1 to 7.
 const KINDS: usize = 8;
@@ -45,6 +46,10 @@ const DESCENT: usize = SINGLE_STEP + 2 * STEPS;
 
 /// The number of inputs a perspective.
 pub const INPUT_COUNT: usize = DESCENT + 2 * DESCENTS;
+
+// The most inputs on in a position (every piece divided down to power 1, each frozen, and
+// the two counters a side) fit the room a refreshed accumulator gathers them in.
+const _: () = assert!(2 * (2 * MAX_PIECES + 2) <= REFRESHED_INPUTS);
 
 /// Whose `owner`'s piece is from `perspective`'s side: 0 own, 1 the other's.
 #[inline]
