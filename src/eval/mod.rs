@@ -178,30 +178,6 @@ pub fn fresh_accumulator<G: Evaluate>(game: &G, network: &Network) -> Accumulato
     accumulator
 }
 
-/// Makes `accumulator` `game`'s for `network`, worked out from its inputs in the room it
-/// has (it must be the network's): for a game whose moves change too many inputs to follow
-/// them one by one, and whose positions have at most [`REFRESHED_INPUTS`] inputs on a
-/// perspective.
-#[inline]
-pub fn refresh_accumulator<G: Evaluate>(
-    game: &G,
-    network: &Network,
-    accumulator: &mut Accumulator,
-) {
-    for perspective in Player::BOTH {
-        let mut inputs = [0usize; REFRESHED_INPUTS];
-        let mut count = 0;
-        game.inputs(perspective, |input| {
-            inputs[count] = input;
-            count += 1;
-        });
-        network.refresh(accumulator, perspective, &inputs[..count]);
-    }
-}
-
-/// The most inputs a position refreshed by [`refresh_accumulator`] has on a perspective.
-pub const REFRESHED_INPUTS: usize = 128;
-
 /// The features of `game`, one value per feature.
 pub fn feature_values<G: Evaluate>(game: &G) -> Vec<i32> {
     let mut values = vec![0; G::feature_count()];

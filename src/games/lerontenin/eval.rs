@@ -35,7 +35,7 @@ use super::weights::WEIGHTS;
 use super::{Lerontenin, LeronteninMove};
 use crate::core::Player;
 use crate::eval::network::Accumulator;
-use crate::eval::{Evaluate, Evaluator, FeatureSink, fresh_accumulator, refresh_accumulator};
+use crate::eval::{Evaluate, Evaluator, FeatureSink, fresh_accumulator};
 
 const PARTS: usize = 0;
 const TURNS: usize = 1;
@@ -86,7 +86,7 @@ impl Evaluate for Lerontenin {
     #[inline]
     fn update(&self, evaluator: &Evaluator, _: &Accumulator, _: (), child: &mut Accumulator) {
         if let Some(network) = evaluator.network() {
-            refresh_accumulator(self, network, child);
+            self.refresh_accumulator(network, child);
         }
     }
 

@@ -25,7 +25,7 @@
 use super::Lerontenin;
 use super::army::{END, MAX_PIECES};
 use crate::core::Player;
-use crate::eval::REFRESHED_INPUTS;
+use crate::eval::network::{Accumulator, Network};
 
 /// A piece's kinds: the SINGLE (0), whose step varies, then each fixed power 1 to 7.
 const KINDS: usize = 8;
@@ -47,36 +47,68 @@ const DESCENT: usize = SINGLE_STEP + 2 * STEPS;
 /// The number of inputs a perspective.
 pub const INPUT_COUNT: usize = DESCENT + 2 * DESCENTS;
 
-// The most inputs on in a position (every piece divided down to power 1, each frozen, and
-// the two counters a side) fit the room a refreshed accumulator gathers them in.
-const _: () = assert!(2 * (2 * MAX_PIECES + 2) <= REFRESHED_INPUTS);
-
-/// Whose `owner`'s piece is from `perspective`'s side: 0 own, 1 the other's.
-#[inline]
-fn side(perspective: Player, owner: Player) -> usize {
-    usize::from(owner != perspective)
-}
+/// The most inputs on in a position: every piece divided down to power 1, each frozen, and
+/// the two counters, a side.
+const MOST_ON: usize = 2 * (2 * MAX_PIECES + 2);
 
 impl Lerontenin {
     /// Calls `on` with each input on in this position, from `perspective`'s side.
     pub fn network_inputs(&self, perspective: Player, mut on: impl FnMut(usize)) {
+        self.each_input(|first, second| match perspective {
+            Player::P1 => on(first),
+            Player::P2 => on(second),
+        });
+    }
+
+    /// Makes `accumulator` this position's for `network` (it must be the network's), in
+    /// one walk of the pieces for both perspectives.
+    #[inline]
+    pub fn refresh_accumulator(&self, network: &Network, accumulator: &mut Accumulator) {
+        let mut inputs = [[0usize; MOST_ON]; 2];
+        let mut count = 0;
+        self.each_input(|first, second| {
+            inputs[0][count] = first;
+            inputs[1][count] = second;
+            count += 1;
+        });
+        for perspective in Player::BOTH {
+            network.refresh(
+                accumulator,
+                perspective,
+                &inputs[perspective.index()][..count],
+            );
+        }
+    }
+
+    /// Calls `on(first, second)` with each input on in this position, as the first player
+    /// and as the second see it: the same input with its own and other blocks swapped.
+    #[inline(always)]
+    fn each_input(&self, mut on: impl FnMut(usize, usize)) {
         for owner in Player::BOTH {
-            let whose = side(perspective, owner);
+            // The block of `size` inputs of `owner`'s side, from each perspective.
+            let (own, other) = (owner.index(), 1 - owner.index());
+            let mut on_in = |start: usize, size: usize, offset: usize| {
+                on(start + own * size + offset, start + other * size + offset)
+            };
             let army = self.army(owner);
             for piece in army.pieces() {
                 let kind = match piece.label.is_single() {
                     true => 0,
                     false => usize::from(piece.power),
                 };
-                on(PIECES + (whose * KINDS + kind) * SQUARES + usize::from(piece.square));
+                on_in(
+                    PIECES,
+                    KINDS * SQUARES,
+                    kind * SQUARES + usize::from(piece.square),
+                );
                 if piece.freeze > 0 {
                     let freeze = usize::from(piece.freeze.min(FREEZES as u8)) - 1;
-                    on(FROZEN + (whose * KINDS + kind) * FREEZES + freeze);
+                    on_in(FROZEN, KINDS * FREEZES, kind * FREEZES + freeze);
                 }
             }
-            on(SINGLE_STEP + whose * STEPS + usize::from(army.single_power()) - 1);
+            on_in(SINGLE_STEP, STEPS, usize::from(army.single_power()) - 1);
             let descent = usize::from(self.descent(owner)).min(DESCENTS - 1);
-            on(DESCENT + whose * DESCENTS + descent);
+            on_in(DESCENT, DESCENTS, descent);
         }
     }
 }
