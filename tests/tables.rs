@@ -595,6 +595,113 @@ fn verify_finds_the_tables_right_and_a_changed_entry_wrong() {
 }
 
 #[test]
+fn a_set_with_a_hole_is_refused_at_every_door() {
+    // A small build with its 3v3 level deleted (a forgotten shard of the top level) and,
+    // in a second copy, a lower table deleted too.
+    let holed = fresh_dir("holed");
+    for (name, bytes) in files(tables_dir()) {
+        std::fs::write(holed.join(name), bytes).unwrap();
+    }
+    std::fs::remove_file(holed.join("egaraguti-3v3.egt")).unwrap();
+    let deeper = fresh_dir("holed-deeper");
+    for (name, bytes) in files(&holed) {
+        std::fs::write(deeper.join(name), bytes).unwrap();
+    }
+    std::fs::remove_file(deeper.join("egaraguti-1v2.egt")).unwrap();
+    let files_dir = fresh_dir("holed-inputs");
+    let (record_file, data_file) = (files_dir.join("records.txt"), files_dir.join("data.txt"));
+    let fen = "5/3/3/w/b1b/1b1/5 w 0 1";
+    std::fs::write(&record_file, records(&[(fen, "e4c2g2e4", "p1win")])).unwrap();
+    std::fs::write(&data_file, format!("1 {fen}\n")).unwrap();
+    for (dir, named) in [
+        (&holed, "3v3 missing (1 table)"),
+        (&deeper, "1v2, 3v3 missing (2 tables)"),
+    ] {
+        let dir_text = dir.to_str().unwrap();
+        let doors: [Vec<&str>; 5] = [
+            vec!["tables", "verify", "egaraguti", "--dir", dir_text],
+            vec![
+                "tables",
+                "line",
+                "egaraguti",
+                "--fen",
+                fen,
+                "--dir",
+                dir_text,
+            ],
+            vec![
+                "tables",
+                "audit",
+                "egaraguti",
+                "--dir",
+                dir_text,
+                "--records",
+                record_file.to_str().unwrap(),
+                "--player",
+                "with tables",
+            ],
+            vec![
+                "analyze",
+                "egaraguti",
+                "--fen",
+                fen,
+                "--depth",
+                "2",
+                "--tables",
+                dir_text,
+            ],
+            vec![
+                "tune",
+                "egaraguti",
+                "--data",
+                data_file.to_str().unwrap(),
+                "--tables",
+                dir_text,
+            ],
+        ];
+        for args in doors {
+            let output = ternion(&args);
+            let error = text(&output.stderr);
+            assert_eq!(output.status.code(), Some(2), "{args:?}: {error}");
+            assert!(
+                error.contains(&format!("have a hole: {named}")) && error.lines().count() == 1,
+                "{args:?}: {error}"
+            );
+            assert!(text(&output.stdout).is_empty(), "{args:?}");
+        }
+    }
+    // The protocol refuses the set with the same line and keeps the tables it had.
+    let mut engine = Engine::start(&[]);
+    engine.send("setoption name UCI_Variant value egaraguti");
+    engine.send(&format!(
+        "setoption name TablePath value {}",
+        tables_dir().display()
+    ));
+    engine.send(&format!(
+        "setoption name TablePath value {}",
+        holed.display()
+    ));
+    let error = engine.lines_until("info string error");
+    assert!(
+        error.last().unwrap().contains("have a hole: 3v3 missing"),
+        "{error:?}"
+    );
+    engine.send("position fen 5/1b1/b2/1/3/1w1/w1b1w w 0 1");
+    engine.command(&go_depth(3));
+    let replies = engine.replies_until(Reply::is_best_move);
+    assert!(
+        replies
+            .iter()
+            .any(|reply| matches!(reply, Reply::Info(info) if info.tbhits.is_some_and(|h| h > 0))),
+        "the whole set stays after the refusal: {replies:?}"
+    );
+    engine.quit();
+    for dir in [holed, deeper, files_dir] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+#[test]
 fn distances_left_in_the_files_probe_and_search_as_in_memory() {
     let in_memory = Tablebase::load_all_keeping(tables_dir(), DistanceHome::Memory).unwrap();
     let in_files = Tablebase::load_all_keeping(tables_dir(), DistanceHome::Files).unwrap();

@@ -8,6 +8,7 @@ use clap::Args;
 use ternion::games::Variant;
 use ternion::games::egaraguti::tablebase::Tablebase;
 use ternion::games::egaraguti::tablebase::label::relabel_all;
+use ternion::games::egaraguti::tablebase::levels::refuse_holes;
 use ternion::tune::texel::{TuneConfig, tune};
 
 #[derive(Debug, Args)]
@@ -58,6 +59,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         if variant != Variant::Egaraguti {
             return Err(format!("{variant} has no tables: only egaraguti has"));
         }
+        refuse_holes(dir)?;
         let mut tables = Tablebase::new(dir);
         let (mut solved, mut lines, mut changed) = (0, 0, 0);
         for (name, text) in &mut files {

@@ -11,7 +11,8 @@ use std::time::Instant;
 
 use super::Tablebase;
 use super::index::{INDEXER, Material};
-use super::solve::{LevelReport, levels_of_total, lower_materials, parts, solve_level};
+use super::levels::{levels_of_total, lower_materials, parts};
+use super::solve::{LevelReport, solve_level};
 use super::store::Table;
 
 /// What to build.

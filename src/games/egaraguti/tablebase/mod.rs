@@ -4,6 +4,7 @@
 //!
 //! - [`index`]: the dense index of positions with the board's four symmetries;
 //! - [`store`]: one material pair's table, in memory and on disk;
+//! - [`levels`]: the levels of material, what each captures into, and a set's holes;
 //! - [`solve`]: the retrograde solver of one material level;
 //! - [`build`]: the resumable build of every level up to a number of men;
 //! - [`label`]: self-play data relabelled with the tables' exact results, for the tuner;
@@ -17,6 +18,7 @@
 pub mod build;
 pub mod index;
 pub mod label;
+pub mod levels;
 pub mod line;
 pub mod solve;
 pub mod store;
@@ -133,13 +135,15 @@ impl Tablebase {
         Tablebase::load_all_keeping(dir, home)
     }
 
-    /// Every table file of `dir`, loaded and checked, the distances kept in `home`.
+    /// Every table file of `dir`, loaded and checked, the distances kept in `home`. A set
+    /// with a hole (`levels`) is refused, the missing tables named.
     pub fn load_all_keeping(dir: &Path, home: DistanceHome) -> Result<Tablebase, String> {
         let mut set = Tablebase {
             distances: home,
             ..Tablebase::new(dir)
         };
         std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        levels::refuse_holes(dir)?;
         for mover in 1..=index::MAX_MEN {
             for other in 1..=index::MAX_MEN {
                 set.load(Material { mover, other })?;

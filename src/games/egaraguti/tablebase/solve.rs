@@ -34,6 +34,7 @@ use std::time::Instant;
 
 use super::Tablebase;
 use super::index::{INDEXER, MAX_MEN, Material, Men};
+use super::levels::{levels_of_total, lower_materials, parts};
 use super::store::Table;
 use crate::core::BitSet;
 use crate::core::Wdl;
@@ -68,33 +69,6 @@ pub struct LevelReport {
     pub seconds: f64,
 }
 
-/// The levels of the pairs with `total` men, each as its pair with the larger (or equal)
-/// men to move first.
-pub fn levels_of_total(total: usize) -> Vec<Material> {
-    (total.div_ceil(2)..total)
-        .map(|mover| Material {
-            mover,
-            other: total - mover,
-        })
-        .filter(|m| m.is_tabled())
-        .collect()
-}
-
-/// The material pairs a level's captures lead to, which must be solved first.
-pub fn lower_materials(level: Material) -> Vec<Material> {
-    let mut lower = Vec::new();
-    for material in parts(level) {
-        // The capturer's men stay; the other side, now to move, has lost at least one man.
-        for left in 1..material.other {
-            lower.push(Material {
-                mover: left,
-                other: material.mover,
-            });
-        }
-    }
-    lower
-}
-
 /// The most men on the board such that every level of that many men or fewer is in
 /// `tables`.
 pub fn complete_up_to(tables: &Tablebase) -> usize {
@@ -107,15 +81,6 @@ pub fn complete_up_to(tables: &Tablebase) -> usize {
         })
         .last()
         .unwrap_or(0)
-}
-
-/// The pairs of a level: one if both sides have as many men, else both ways round.
-pub fn parts(level: Material) -> Vec<Material> {
-    if level.mover == level.other {
-        vec![level]
-    } else {
-        vec![level, level.swapped()]
-    }
 }
 
 /// The level's entries as one range: each part's table follows the one before.

@@ -23,7 +23,8 @@ use std::path::Path;
 
 use super::Tablebase;
 use super::index::{INDEXER, Material, Men};
-use super::solve::{best_capture, can_step, for_each_step, levels_of_total, parts};
+use super::levels::{levels_of_total, lower_materials, parts, refuse_holes};
+use super::solve::{best_capture, can_step, for_each_step};
 use super::store::{Table, wdl_by_count};
 use crate::core::{Player, Wdl};
 use crate::games::egaraguti::{EgaraGuti, QUIET_PLY_LIMIT};
@@ -82,6 +83,7 @@ pub fn verify(
     if !dir.is_dir() {
         return Err(format!("no directory {}", dir.display()));
     }
+    refuse_holes(dir)?;
     let mut lower = Tablebase::values_from(dir);
     let mut checks = Vec::new();
     let mut rng = fastrand::Rng::with_seed(seed);
@@ -102,7 +104,7 @@ pub fn verify(
                     Table::file_name(table.material())
                 ));
             }
-            for material in super::solve::lower_materials(level) {
+            for material in lower_materials(level) {
                 if !lower.load(material)? {
                     return Err(format!(
                         "{} is missing: {level} cannot be checked without it",
