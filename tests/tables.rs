@@ -17,7 +17,7 @@ use ternion::games::egaraguti::tablebase::index::Material;
 use ternion::games::egaraguti::tablebase::label::relabel_all;
 use ternion::games::egaraguti::tablebase::solve;
 use ternion::games::egaraguti::tablebase::store::Table;
-use ternion::games::egaraguti::tablebase::{DistanceHome, Tablebase};
+use ternion::games::egaraguti::tablebase::{Residence, Tablebase};
 use ternion::protocol::command::{Command as Protocol, GoCommand, PositionCommand};
 use ternion::protocol::reply::Reply;
 use ternion::rules::Notation;
@@ -702,32 +702,29 @@ fn a_set_with_a_hole_is_refused_at_every_door() {
 }
 
 #[test]
-fn distances_left_in_the_files_probe_and_search_as_in_memory() {
-    let in_memory = Tablebase::load_all_keeping(tables_dir(), DistanceHome::Memory).unwrap();
-    let in_files = Tablebase::load_all_keeping(tables_dir(), DistanceHome::Files).unwrap();
+fn mapped_tables_probe_and_search_as_tables_read_into_memory() {
+    let in_memory = Tablebase::load_all_keeping(tables_dir(), Residence::Memory).unwrap();
+    let mapped = Tablebase::load_all_keeping(tables_dir(), Residence::Mapped).unwrap();
     let mut rng = fastrand::Rng::with_seed(23);
     let limits = Limits {
         depth: Some(6),
         ..Limits::default()
     };
     let stop = AtomicBool::new(false);
-    let searcher = |home: DistanceHome| {
+    let searcher = |home: Residence| {
         let mut searcher = Searcher::<EgaraGuti>::new(4);
         let tables = Tablebase::load_all_keeping(tables_dir(), home).unwrap();
         let oracle: Arc<dyn Oracle<EgaraGuti>> = Arc::new(tables);
         searcher.set_oracle(Some(oracle));
         searcher
     };
-    let (mut first, mut second) = (
-        searcher(DistanceHome::Memory),
-        searcher(DistanceHome::Files),
-    );
+    let (mut first, mut second) = (searcher(Residence::Memory), searcher(Residence::Mapped));
     for round in 0..300 {
         let (white, black) = [(2, 2), (3, 2), (2, 3), (3, 3), (4, 2)][round % 5];
         let game = random_position(&mut rng, white, black);
         assert_eq!(
             in_memory.probe(&game),
-            in_files.probe(&game),
+            mapped.probe(&game),
             "{}",
             game.position_string()
         );

@@ -58,25 +58,23 @@ pub struct Tablebase {
     /// The tables by material, `slot(material)`: a plain array, since the search looks a
     /// table up at every node.
     tables: Vec<Option<Table>>,
-    /// Where loaded tables keep their distances.
-    distances: DistanceHome,
+    /// How the set holds the tables it loads.
+    residence: Residence,
 }
 
-/// Where a set's tables keep their distances (a byte a position, four times their values).
+/// How a set holds its tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DistanceHome {
-    /// Not loaded at all: a solver reads no distance.
-    Nowhere,
-    /// In memory.
+pub enum Residence {
+    /// Each file mapped, its header and length checked: ready at once whatever the set's
+    /// size, and shared through the page cache by every process that maps it. What the
+    /// engine and the tools that look positions up use.
+    Mapped,
+    /// Read into memory, header and checksum checked.
     Memory,
-    /// Left in the files, read one at a time where a probe needs one.
-    Files,
+    /// The values alone read into memory, header and checksum checked: the lower levels a
+    /// build solves from, in a fifth of the memory.
+    Values,
 }
-
-/// The most distance bytes [`Tablebase::load_all`] keeps in memory: a larger set keeps
-/// them in its files (the whole game's tables have about 21 GB of distances beside 5.3 GB
-/// of values).
-pub const DISTANCES_IN_MEMORY_MAX: u64 = 4 << 30;
 
 /// What the tables say of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,47 +97,34 @@ impl Default for Tablebase {
 }
 
 impl Tablebase {
-    /// An empty set that loads from `dir`.
+    /// An empty set that maps its tables from `dir` as they are asked for.
     pub fn new(dir: &Path) -> Tablebase {
         Tablebase {
             dir: dir.to_path_buf(),
             tables: (0..SLOTS).map(|_| None).collect(),
-            distances: DistanceHome::Memory,
+            residence: Residence::Mapped,
         }
     }
 
-    /// An empty set that loads the values alone from `dir`, for a build.
+    /// An empty set that reads the values alone from `dir`, for a build.
     pub fn values_from(dir: &Path) -> Tablebase {
         Tablebase {
-            distances: DistanceHome::Nowhere,
+            residence: Residence::Values,
             ..Tablebase::new(dir)
         }
     }
 
-    /// Every table file of `dir`, loaded and checked (files of other names are ignored),
-    /// with the distances in memory up to [`DISTANCES_IN_MEMORY_MAX`] bytes in all, else
-    /// in the files.
+    /// Every table file of `dir`, mapped (files of other names are ignored). A set with a
+    /// hole (`levels`) is refused, the missing tables named.
     pub fn load_all(dir: &Path) -> Result<Tablebase, String> {
-        let bytes: u64 = std::fs::read_dir(dir)
-            .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
-            .flatten()
-            .filter(|entry| entry.file_name().to_string_lossy().ends_with(".egt"))
-            .filter_map(|entry| entry.metadata().ok())
-            .map(|metadata| metadata.len())
-            .sum();
-        // Four fifths of a table with distances are its distances.
-        let home = match bytes / 5 * 4 > DISTANCES_IN_MEMORY_MAX {
-            true => DistanceHome::Files,
-            false => DistanceHome::Memory,
-        };
-        Tablebase::load_all_keeping(dir, home)
+        Tablebase::load_all_keeping(dir, Residence::Mapped)
     }
 
-    /// Every table file of `dir`, loaded and checked, the distances kept in `home`. A set
-    /// with a hole (`levels`) is refused, the missing tables named.
-    pub fn load_all_keeping(dir: &Path, home: DistanceHome) -> Result<Tablebase, String> {
+    /// Every table file of `dir`, held as `residence` says. A set with a hole (`levels`)
+    /// is refused, the missing tables named.
+    pub fn load_all_keeping(dir: &Path, residence: Residence) -> Result<Tablebase, String> {
         let mut set = Tablebase {
-            distances: home,
+            residence,
             ..Tablebase::new(dir)
         };
         std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
@@ -163,10 +148,10 @@ impl Tablebase {
         if self.get(material).is_some() {
             return Ok(true);
         }
-        let read = match self.distances {
-            DistanceHome::Nowhere => Table::read_values(&self.dir, material)?,
-            DistanceHome::Memory => Table::read(&self.dir, material)?,
-            DistanceHome::Files => Table::read_with_distances_in_file(&self.dir, material)?,
+        let read = match self.residence {
+            Residence::Mapped => Table::map(&self.dir, material)?,
+            Residence::Memory => Table::read(&self.dir, material)?,
+            Residence::Values => Table::read_values(&self.dir, material)?,
         };
         match read {
             Some(table) => {
@@ -235,8 +220,8 @@ impl Tablebase {
             let table = self.get(men.material())?;
             let index = index::INDEXER.index(men);
             let value = table.value_at(index)?;
-            // The men count's verdict is stored at distance 0: it needs no read (from a
-            // file, where the distances stay there).
+            // The men count's verdict is stored at distance 0: it needs no read (of a page
+            // of the distances, which may still be on the disk).
             let distance = match value == wdl_by_count(men.material()) && table.has_distances() {
                 true => Some(0),
                 false => table.distance_at(index),

@@ -8,16 +8,20 @@
 //! The file is a header (magic, rules and index versions, the material, the number of
 //! entries, whether distances follow, an FNV-1a checksum of the payload), then the packed
 //! values, then the distances. It is written to a temporary name and renamed, so a file
-//! that exists is whole; reading checks the header and the checksum.
+//! that exists is whole. A table is either read into memory, its header and checksum
+//! checked (what the build and `verify` do), or mapped (`core::memory::MappedFile`), its
+//! header and length checked: the values and distances are then the page cache's, ready
+//! at once and shared by every process on the machine, and the checksum is left to the
+//! build and `verify`, which read every byte anyway.
 
 use std::fs::{self, File};
 use std::io::{self, Read};
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::index::{INDEXER, Material, Men};
 use crate::core::Wdl;
+use crate::core::memory::MappedFile;
 
 /// A value's two bits in a table.
 #[inline]
@@ -55,38 +59,51 @@ pub struct Table {
     material: Material,
     entries: u64,
     /// Four entries a byte, the lowest bits first.
-    packed: Vec<u8>,
-    distances: Distances,
+    packed: Bytes,
+    /// A byte an entry, where kept.
+    distances: Option<Bytes>,
 }
 
-/// Where a table's distances are.
+/// A table's bytes: its own, or a part of its file's mapping.
 #[derive(Clone, Debug)]
-enum Distances {
-    None,
-    Memory(Vec<u8>),
-    /// Left in the table's file from `offset` on, read one at a time: a set of tables too
-    /// large for memory keeps its values there and its distances (four times as large) on
-    /// disk.
-    File {
-        file: Arc<File>,
-        offset: u64,
+enum Bytes {
+    Owned(Vec<u8>),
+    Mapped {
+        file: Arc<MappedFile>,
+        start: usize,
+        len: usize,
     },
 }
 
-impl PartialEq for Distances {
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Distances::None, Distances::None) => true,
-            (Distances::Memory(a), Distances::Memory(b)) => a == b,
-            (Distances::File { file: a, offset: x }, Distances::File { file: b, offset: y }) => {
-                Arc::ptr_eq(a, b) && x == y
-            }
-            _ => false,
+impl Bytes {
+    #[inline]
+    fn get(&self) -> &[u8] {
+        match self {
+            Bytes::Owned(bytes) => bytes,
+            Bytes::Mapped { file, start, len } => &file.bytes()[*start..*start + *len],
+        }
+    }
+
+    /// The bytes to change: a mapped part is copied first (the file never changes).
+    fn make_mut(&mut self) -> &mut Vec<u8> {
+        if let Bytes::Mapped { .. } = self {
+            *self = Bytes::Owned(self.get().to_vec());
+        }
+        match self {
+            Bytes::Owned(bytes) => bytes,
+            Bytes::Mapped { .. } => unreachable!("copied just above"),
         }
     }
 }
 
-impl Eq for Distances {}
+/// Bytes are equal when they hold the same, wherever they are.
+impl PartialEq for Bytes {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
+    }
+}
+
+impl Eq for Bytes {}
 
 impl Table {
     /// A table of `entries` entries, all not canonical until set.
@@ -94,11 +111,8 @@ impl Table {
         Table {
             material,
             entries,
-            packed: vec![NONE * 0x55; entries.div_ceil(4) as usize],
-            distances: match with_distances {
-                true => Distances::Memory(vec![0; entries as usize]),
-                false => Distances::None,
-            },
+            packed: Bytes::Owned(vec![NONE * 0x55; entries.div_ceil(4) as usize]),
+            distances: with_distances.then(|| Bytes::Owned(vec![0; entries as usize])),
         }
     }
 
@@ -111,45 +125,38 @@ impl Table {
     }
 
     pub fn has_distances(&self) -> bool {
-        !matches!(self.distances, Distances::None)
+        self.distances.is_some()
     }
 
-    /// Whether the distances stay in the file, read one at a time.
-    pub fn distances_in_file(&self) -> bool {
-        matches!(self.distances, Distances::File { .. })
+    /// Whether the table is its file's mapping rather than bytes read into memory.
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.packed, Bytes::Mapped { .. })
     }
 
-    /// Sets entry `index` (distances are kept only if the table has them).
+    /// Sets entry `index` (distances are kept only if the table has them); a mapped table
+    /// is copied into memory first.
     pub fn set(&mut self, index: u64, value: Wdl, distance: u8) {
         let (byte, shift) = ((index / 4) as usize, (index % 4) * 2);
-        self.packed[byte] = (self.packed[byte] & !(3 << shift)) | ((value as u8) << shift);
-        if let Distances::Memory(distances) = &mut self.distances {
-            distances[index as usize] = distance;
+        let packed = self.packed.make_mut();
+        packed[byte] = (packed[byte] & !(3 << shift)) | ((value as u8) << shift);
+        if let Some(distances) = &mut self.distances {
+            distances.make_mut()[index as usize] = distance;
         }
     }
 
     /// The value at entry `index`, `None` for an entry that is not canonical.
     #[inline]
     pub fn value_at(&self, index: u64) -> Option<Wdl> {
-        let bits = (self.packed[(index / 4) as usize] >> ((index % 4) * 2)) & 3;
+        let bits = (self.packed.get()[(index / 4) as usize] >> ((index % 4) * 2)) & 3;
         wdl_from_bits(bits)
     }
 
-    /// The distance at entry `index`, if the table keeps distances (and, where they stay
-    /// in the file, if the file can be read).
+    /// The distance at entry `index`, if the table keeps distances.
     #[inline]
     pub fn distance_at(&self, index: u64) -> Option<u8> {
-        match &self.distances {
-            Distances::None => None,
-            Distances::Memory(distances) => Some(distances[index as usize]),
-            Distances::File { file, offset } => {
-                let mut byte = [0u8];
-                match file.read_at(&mut byte, offset + index) {
-                    Ok(1) => Some(byte[0]),
-                    _ => None,
-                }
-            }
-        }
+        self.distances
+            .as_ref()
+            .map(|distances| distances.get()[index as usize])
     }
 
     /// The value of a position of this table's material for the side to move.
@@ -172,21 +179,16 @@ impl Table {
 
     fn payload_checksum(&self) -> u64 {
         let mut hash = Fnv::default();
-        hash.write(&self.packed);
-        if let Distances::Memory(distances) = &self.distances {
-            hash.write(distances);
+        hash.write(self.packed.get());
+        if let Some(distances) = &self.distances {
+            hash.write(distances.get());
         }
         hash.0
     }
 
     /// Writes the table into `dir` under its file name, whole or not at all.
     pub fn write(&self, dir: &Path) -> io::Result<()> {
-        if self.distances_in_file() {
-            return Err(io::Error::other(
-                "a table whose distances stay in its file is not written again",
-            ));
-        }
-        let mut bytes = Vec::with_capacity(HEADER_BYTES + self.packed.len());
+        let mut bytes = Vec::with_capacity(HEADER_BYTES + self.packed.get().len());
         bytes.extend_from_slice(MAGIC);
         for word in [
             RULES_VERSION,
@@ -199,9 +201,9 @@ impl Table {
         bytes.extend_from_slice(&self.entries.to_le_bytes());
         bytes.extend_from_slice(&(self.has_distances() as u32).to_le_bytes());
         bytes.extend_from_slice(&self.payload_checksum().to_le_bytes());
-        bytes.extend_from_slice(&self.packed);
-        if let Distances::Memory(distances) = &self.distances {
-            bytes.extend_from_slice(distances);
+        bytes.extend_from_slice(self.packed.get());
+        if let Some(distances) = &self.distances {
+            bytes.extend_from_slice(distances.get());
         }
         let path = Table::path(dir, self.material);
         let partial = path.with_extension("partial");
@@ -212,28 +214,54 @@ impl Table {
     /// Reads a material pair's table from `dir`, checking that it is whole and of these
     /// rules. `Ok(None)` when there is no such file.
     pub fn read(dir: &Path, material: Material) -> Result<Option<Table>, String> {
-        Table::read_keeping(dir, material, Keep::Memory)
+        Table::read_keeping(dir, material, true)
     }
 
     /// Reads a table as [`Table::read`] does, but keeps only its values: what a solver of
     /// higher levels needs, in a fifth of the memory.
     pub fn read_values(dir: &Path, material: Material) -> Result<Option<Table>, String> {
-        Table::read_keeping(dir, material, Keep::Nothing)
+        Table::read_keeping(dir, material, false)
     }
 
-    /// Reads a table as [`Table::read`] does, but keeps only its values in memory: its
-    /// distances stay in the file and [`Table::distance_at`] reads them one at a time.
-    pub fn read_with_distances_in_file(
-        dir: &Path,
-        material: Material,
-    ) -> Result<Option<Table>, String> {
-        Table::read_keeping(dir, material, Keep::File)
+    /// Maps a material pair's table in `dir` (`Ok(None)` when there is no such file),
+    /// checking its header and its length but not its checksum: the load of a set of any
+    /// size takes a moment, and its pages are read from the disk as probes first need
+    /// them.
+    pub fn map(dir: &Path, material: Material) -> Result<Option<Table>, String> {
+        let path = Table::path(dir, material);
+        let cannot = |e: io::Error| format!("cannot read {}: {e}", path.display());
+        let file = match File::open(&path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(cannot(e)),
+        };
+        let mapped = Arc::new(MappedFile::map(&file).map_err(cannot)?);
+        let bytes = mapped.bytes();
+        let head = &bytes[..HEADER_BYTES.min(bytes.len())];
+        let header = Header::read(&path, material, head, bytes.len() as u64)?;
+        let part = |start: usize, len: usize| Bytes::Mapped {
+            file: Arc::clone(&mapped),
+            start,
+            len,
+        };
+        Ok(Some(Table {
+            material,
+            entries: header.entries,
+            packed: part(HEADER_BYTES, header.packed_len),
+            distances: header
+                .with_distances
+                .then(|| part(HEADER_BYTES + header.packed_len, header.entries as usize)),
+        }))
     }
 
     /// Reads the file part by part, straight into the table (no copy of the whole file),
-    /// checking its header and the checksum of all of it, distances included wherever
-    /// they are kept.
-    fn read_keeping(dir: &Path, material: Material, keep: Keep) -> Result<Option<Table>, String> {
+    /// checking its header and the checksum of all of it, distances included whether they
+    /// are kept or not.
+    fn read_keeping(
+        dir: &Path,
+        material: Material,
+        keep_distances: bool,
+    ) -> Result<Option<Table>, String> {
         let path = Table::path(dir, material);
         let cannot = |e: io::Error| format!("cannot read {}: {e}", path.display());
         let mut file = match File::open(&path) {
@@ -249,16 +277,15 @@ impl Table {
         file.read_exact(&mut packed).map_err(cannot)?;
         let mut hash = Fnv::default();
         hash.write(&packed);
-        let offset = (HEADER_BYTES + header.packed_len) as u64;
-        let distances = match (header.with_distances, keep) {
-            (false, _) => Distances::None,
-            (true, Keep::Memory) => {
+        let distances = match (header.with_distances, keep_distances) {
+            (false, _) => None,
+            (true, true) => {
                 let mut distances = vec![0u8; header.entries as usize];
                 file.read_exact(&mut distances).map_err(cannot)?;
                 hash.write(&distances);
-                Distances::Memory(distances)
+                Some(Bytes::Owned(distances))
             }
-            (true, Keep::Nothing | Keep::File) => {
+            (true, false) => {
                 let mut chunk = vec![0u8; 1 << 20];
                 loop {
                     let read = file.read(&mut chunk).map_err(cannot)?;
@@ -267,13 +294,7 @@ impl Table {
                     }
                     hash.write(&chunk[..read]);
                 }
-                match keep {
-                    Keep::File => Distances::File {
-                        file: Arc::new(file),
-                        offset,
-                    },
-                    _ => Distances::None,
-                }
+                None
             }
         };
         if hash.0 != header.checksum {
@@ -282,18 +303,10 @@ impl Table {
         Ok(Some(Table {
             material,
             entries: header.entries,
-            packed,
+            packed: Bytes::Owned(packed),
             distances,
         }))
     }
-}
-
-/// What a read keeps of a table's distances.
-#[derive(Clone, Copy)]
-enum Keep {
-    Nothing,
-    Memory,
-    File,
 }
 
 /// A table file's header, checked against the material it should hold and the file's
@@ -383,16 +396,19 @@ mod tests {
         assert!((0..entries).all(|i| values.value_at(i) == table.value_at(i)));
         assert_eq!(Table::read(&dir, material).unwrap(), Some(table.clone()));
         assert_eq!(Table::read(&dir, material.swapped()).unwrap(), None);
-        // Distances left in the file read the same, one at a time.
-        let on_disk = Table::read_with_distances_in_file(&dir, material)
-            .unwrap()
-            .unwrap();
-        assert!(on_disk.distances_in_file());
-        assert!(
-            (0..entries).all(|i| on_disk.value_at(i) == table.value_at(i)
-                && on_disk.distance_at(i) == table.distance_at(i))
+        // Mapped, the same table, and a copy made in memory when changed.
+        let mut mapped = Table::map(&dir, material).unwrap().unwrap();
+        assert!(mapped.is_mapped());
+        assert_eq!(mapped, table);
+        assert_eq!(Table::map(&dir, material.swapped()).unwrap(), None);
+        let entry = entries / 2;
+        mapped.set(entry, Wdl::Win, 40);
+        assert!(!mapped.is_mapped());
+        assert_eq!(
+            (mapped.value_at(entry), mapped.distance_at(entry)),
+            (Some(Wdl::Win), Some(40))
         );
-        assert!(on_disk.write(&dir).is_err());
+        assert_eq!(Table::map(&dir, material).unwrap(), Some(table.clone()));
 
         let path = Table::path(&dir, material);
         let mut bytes = fs::read(&path).unwrap();
@@ -401,11 +417,16 @@ mod tests {
         fs::write(&path, &bytes).unwrap();
         let error = Table::read(&dir, material).unwrap_err();
         assert!(error.contains("checksum"), "{error}");
-        let error = Table::read_with_distances_in_file(&dir, material).unwrap_err();
-        assert!(error.contains("checksum"), "{error}");
+        // A map checks the header and the length, not the checksum (the build and verify do).
+        assert!(Table::map(&dir, material).unwrap().is_some());
         fs::write(&path, &bytes[..100]).unwrap();
         let error = Table::read(&dir, material).unwrap_err();
         assert!(error.contains("cut short"), "{error}");
+        let error = Table::map(&dir, material).unwrap_err();
+        assert!(error.contains("cut short"), "{error}");
+        fs::write(&path, b"").unwrap();
+        let error = Table::map(&dir, material).unwrap_err();
+        assert!(error.contains("no table header"), "{error}");
         fs::remove_dir_all(&dir).unwrap();
     }
 }
