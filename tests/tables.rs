@@ -544,17 +544,19 @@ fn tune_fits_to_the_tables_results() {
 
 #[test]
 fn verify_finds_the_tables_right_and_a_changed_entry_wrong() {
-    let verify = |dir: &Path| {
-        ternion(&[
+    let verify_with = |dir: &Path, how: &[&str]| {
+        let mut args = vec![
             "tables",
             "verify",
             "egaraguti",
             "--dir",
             dir.to_str().unwrap(),
-            "--samples",
-            "100000",
-        ])
+        ];
+        args.extend_from_slice(how);
+        ternion(&args)
     };
+    let verify = |dir: &Path| verify_with(dir, &["--samples", "100000"]);
+    let everything = |dir: &Path| verify_with(dir, &["--all", "--threads", "3"]);
     let output = verify(tables_dir());
     let report = text(&output.stdout);
     assert!(output.status.success(), "{report}{}", text(&output.stderr));
@@ -565,6 +567,49 @@ fn verify_finds_the_tables_right_and_a_changed_entry_wrong() {
         "{report}"
     );
     assert!(report.ends_with(" 0 disagreements\n"), "{report}");
+    // The check of every position, shared out between threads, checks every canonical
+    // entry of every table.
+    let output = everything(tables_dir());
+    let all = text(&output.stdout);
+    assert!(output.status.success(), "{all}{}", text(&output.stderr));
+    let canonical: u64 = std::fs::read_dir(tables_dir())
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let (mover, other) = name
+                .strip_prefix("egaraguti-")?
+                .strip_suffix(".egt")?
+                .split_once('v')?;
+            let material = Material {
+                mover: mover.parse().ok()?,
+                other: other.parse().ok()?,
+            };
+            let table = Table::read(tables_dir(), material).unwrap().unwrap();
+            Some(
+                (0..table.entries())
+                    .filter(|&i| table.value_at(i).is_some())
+                    .count() as u64,
+            )
+        })
+        .sum();
+    assert!(
+        all.ends_with(&format!(
+            "9 levels, {canonical} positions checked, 0 disagreements\n"
+        )),
+        "{canonical}: {all}"
+    );
+    for bad in [
+        &["--all", "--samples", "5"][..],
+        &["--threads", "2"],
+        &["--all", "--threads", "0"],
+    ] {
+        assert_eq!(
+            verify_with(tables_dir(), bad).status.code(),
+            Some(2),
+            "{bad:?}"
+        );
+    }
 
     // One entry changed, and the file written whole again (a good checksum): the check
     // of the rules, not the checksum, must catch it.
@@ -589,8 +634,12 @@ fn verify_finds_the_tables_right_and_a_changed_entry_wrong() {
         .lines()
         .find(|l| l.starts_with("3v2: "))
         .unwrap_or_default();
-    assert!(!level.ends_with(" 0 disagreements"), "{report}");
+    assert!(!level.contains(" 0 disagreements"), "{report}");
     assert!(report.contains("stored draw in 0"), "{report}");
+    let output = everything(&dir);
+    let all = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{all}");
+    assert!(all.contains("stored draw in 0"), "{all}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

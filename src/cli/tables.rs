@@ -12,7 +12,7 @@ use ternion::games::Variant;
 use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::egaraguti::tablebase::build::{BuildConfig, build};
 use ternion::games::egaraguti::tablebase::index::MAX_MEN;
-use ternion::games::egaraguti::tablebase::verify::verify;
+use ternion::games::egaraguti::tablebase::verify::{Coverage, verify};
 use ternion::games::egaraguti::tablebase::{Tablebase, line, men_of};
 use ternion::protocol::format::result_word;
 use ternion::rules::{Notation, Rules};
@@ -78,6 +78,12 @@ struct VerifyArgs {
     /// The seed of the sample.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Check every position of every table, not a sample.
+    #[arg(long, conflicts_with_all = ["samples", "seed"])]
+    all: bool,
+    /// Threads of the check of every position (with --all).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256), requires = "all")]
+    threads: u32,
 }
 
 #[derive(Debug, Args)]
@@ -174,11 +180,20 @@ pub fn run(args: &TablesArgs) -> Result<(), String> {
 fn run_verify(args: &VerifyArgs) -> Result<(), String> {
     only_egaraguti(args.variant.parse().map_err(|e| format!("{e}"))?)?;
     let mut out = io::stdout().lock();
-    let checks = verify(&args.dir, args.samples, args.seed, &mut |check| {
+    let coverage = match args.all {
+        true => Coverage::All {
+            threads: args.threads as usize,
+        },
+        false => Coverage::Sampled {
+            samples: args.samples,
+            seed: args.seed,
+        },
+    };
+    let checks = verify(&args.dir, coverage, &mut |check| {
         let _ = writeln!(
             out,
-            "{}: {} positions checked ({} decided exactly by the positions after them), {} disagreements",
-            check.level, check.checked, check.exact, check.disagreements
+            "{}: {} positions checked ({} decided exactly by the positions after them), {} disagreements, {:.1} s",
+            check.level, check.checked, check.exact, check.disagreements, check.seconds
         );
         for example in &check.examples {
             let _ = writeln!(out, "  {example}");

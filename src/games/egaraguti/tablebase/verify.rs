@@ -20,6 +20,7 @@
 //! stored ones allow, so that it never reports a disagreement the tables do not have.
 
 use std::path::Path;
+use std::time::Instant;
 
 use super::Tablebase;
 use super::index::{INDEXER, Material, Men};
@@ -34,7 +35,7 @@ use crate::rules::Notation;
 const AFTER_STEP: u32 = QUIET_PLY_LIMIT - 1;
 
 /// What the check of one level found.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LevelCheck {
     pub level: Material,
     /// Positions checked.
@@ -45,6 +46,8 @@ pub struct LevelCheck {
     /// The first few disagreements, as lines for people; `disagreements` counts them all.
     pub examples: Vec<String>,
     pub disagreements: u64,
+    /// The check's time, the reading of the files left out.
+    pub seconds: f64,
 }
 
 /// What a sampled position should store, as far as its successors tell.
@@ -71,13 +74,22 @@ impl Expected {
     }
 }
 
+/// Which positions a check looks at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coverage {
+    /// `samples` positions a table part, drawn from `seed` (all of a part with no more
+    /// than twice that many entries).
+    Sampled { samples: u64, seed: u64 },
+    /// Every position of every part, shared out between `threads` threads.
+    All { threads: usize },
+}
+
 /// Checks every level of the tables in `dir` (levels of at most 22 men, as many as there
-/// are), `samples` positions a table part drawn from `seed`, calling `progress` with each
-/// level's result. A file that is not whole or not a table is an error.
+/// are), the positions `coverage` says, calling `progress` with each level's result. A
+/// file that is not whole or not a table is an error, and so is a set with a hole.
 pub fn verify(
     dir: &Path,
-    samples: u64,
-    seed: u64,
+    coverage: Coverage,
     progress: &mut dyn FnMut(&LevelCheck),
 ) -> Result<Vec<LevelCheck>, String> {
     if !dir.is_dir() {
@@ -86,7 +98,10 @@ pub fn verify(
     refuse_holes(dir)?;
     let mut lower = Tablebase::values_from(dir);
     let mut checks = Vec::new();
-    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut rng = match coverage {
+        Coverage::Sampled { seed, .. } => fastrand::Rng::with_seed(seed),
+        Coverage::All { .. } => fastrand::Rng::with_seed(0),
+    };
     for total in 2..=2 * super::index::MAX_MEN {
         for level in levels_of_total(total) {
             // Every file is read whole, its header and checksum checked, even where the
@@ -112,7 +127,26 @@ pub fn verify(
                     ));
                 }
             }
-            let check = check_level(level, &tables, &lower, samples, &mut rng);
+            let started = Instant::now();
+            let mut check = LevelCheck {
+                level,
+                checked: 0,
+                exact: 0,
+                examples: Vec::new(),
+                disagreements: 0,
+                seconds: 0.0,
+            };
+            for table in &tables {
+                let indices: Box<dyn Iterator<Item = u64> + Send> = match coverage {
+                    Coverage::Sampled { samples, .. } => sampled(table, samples, &mut rng),
+                    Coverage::All { threads } => {
+                        check_all(table, &tables, &lower, threads, &mut check);
+                        continue;
+                    }
+                };
+                check_indices(table, &tables, &lower, indices, &mut check);
+            }
+            check.seconds = started.elapsed().as_secs_f64();
             progress(&check);
             checks.push(check);
         }
@@ -120,23 +154,89 @@ pub fn verify(
     Ok(checks)
 }
 
-/// Checks `samples` canonical positions of each part of `level` (all of them when a part
-/// has no more).
-fn check_level(
-    level: Material,
-    tables: &[Table],
-    lower: &Tablebase,
+/// The most disagreements a check writes out as examples (it counts them all).
+const EXAMPLES: usize = 5;
+
+/// The canonical entries of `table` a sample of `samples` looks at: the first ones of a
+/// small table, else random ones (more than enough draws that `samples` are canonical).
+fn sampled(
+    table: &Table,
     samples: u64,
     rng: &mut fastrand::Rng,
-) -> LevelCheck {
-    const EXAMPLES: usize = 5;
-    let mut check = LevelCheck {
-        level,
-        checked: 0,
-        exact: 0,
-        examples: Vec::new(),
-        disagreements: 0,
+) -> Box<dyn Iterator<Item = u64> + Send> {
+    let size = table.entries();
+    let indices: Vec<u64> = match size <= samples.saturating_mul(2) {
+        true => (0..size).collect(),
+        false => (0..samples * 4).map(|_| rng.u64(..size)).collect(),
     };
+    let canonical: Vec<u64> = (indices.into_iter())
+        .filter(|&index| table.value_at(index).is_some())
+        .take(samples as usize)
+        .collect();
+    Box::new(canonical.into_iter())
+}
+
+/// Checks every entry of `table` on `threads` threads, each a run of the entries, and adds
+/// what they found to `check` in the runs' order (so the examples are the first ones).
+fn check_all(
+    table: &Table,
+    tables: &[Table],
+    lower: &Tablebase,
+    threads: usize,
+    check: &mut LevelCheck,
+) {
+    let size = table.entries();
+    let runs = (threads.max(1) as u64 * 16).min(size.max(1));
+    let run = size.div_ceil(runs);
+    let next = std::sync::atomic::AtomicU64::new(0);
+    let found: Vec<std::sync::Mutex<Option<LevelCheck>>> =
+        (0..runs).map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if k >= runs {
+                        break;
+                    }
+                    let mut part = LevelCheck {
+                        level: check.level,
+                        checked: 0,
+                        exact: 0,
+                        examples: Vec::new(),
+                        disagreements: 0,
+                        seconds: 0.0,
+                    };
+                    let indices = Box::new(k * run..((k + 1) * run).min(size));
+                    check_indices(table, tables, lower, indices, &mut part);
+                    *found[k as usize]
+                        .lock()
+                        .expect("no thread panics holding it") = Some(part);
+                }
+            });
+        }
+    });
+    for part in found
+        .into_iter()
+        .flat_map(|part| part.into_inner().ok().flatten())
+    {
+        check.checked += part.checked;
+        check.exact += part.exact;
+        check.disagreements += part.disagreements;
+        let room = EXAMPLES - check.examples.len().min(EXAMPLES);
+        check.examples.extend(part.examples.into_iter().take(room));
+    }
+}
+
+/// Checks the entries `indices` of `table` (a part of the level whose parts are `tables`)
+/// that are canonical, adding what it finds to `check`.
+fn check_indices(
+    table: &Table,
+    tables: &[Table],
+    lower: &Tablebase,
+    indices: Box<dyn Iterator<Item = u64> + Send + '_>,
+    check: &mut LevelCheck,
+) {
     let stored = |men: Men| -> (Wdl, u8) {
         let table = tables
             .iter()
@@ -148,45 +248,31 @@ fn check_level(
             table.distance_at(index).expect("distances"),
         )
     };
-    for table in tables {
-        let size = table.entries();
-        let indices: Vec<u64> = if size <= samples.saturating_mul(2) {
-            (0..size).collect()
-        } else {
-            (0..samples * 4).map(|_| rng.u64(..size)).collect()
+    for index in indices {
+        let Some(value) = table.value_at(index) else {
+            continue;
         };
-        let mut done = 0;
-        for index in indices {
-            if done == samples {
-                break;
-            }
-            let Some(value) = table.value_at(index) else {
-                continue;
-            };
-            let distance = table.distance_at(index).expect("distances");
-            let men = INDEXER.position(table.material(), index);
-            let expected = expected_of(men, &stored, lower);
-            done += 1;
-            check.exact += u64::from(expected.value.0 == expected.value.1);
-            if !expected.admits(value, distance) {
-                check.disagreements += 1;
-                if check.examples.len() < EXAMPLES {
-                    let game = EgaraGuti::from_parts([men.mover, men.other], Player::P1, 0, 1);
-                    check.examples.push(format!(
-                        "{}: stored {} in {distance}, the positions after it say {}..{} in {}..{}",
-                        game.position_string(),
-                        value.name(),
-                        expected.value.0.name(),
-                        expected.value.1.name(),
-                        expected.distance.0,
-                        expected.distance.1
-                    ));
-                }
+        let distance = table.distance_at(index).expect("distances");
+        let men = INDEXER.position(table.material(), index);
+        let expected = expected_of(men, &stored, lower);
+        check.checked += 1;
+        check.exact += u64::from(expected.value.0 == expected.value.1);
+        if !expected.admits(value, distance) {
+            check.disagreements += 1;
+            if check.examples.len() < EXAMPLES {
+                let game = EgaraGuti::from_parts([men.mover, men.other], Player::P1, 0, 1);
+                check.examples.push(format!(
+                    "{}: stored {} in {distance}, the positions after it say {}..{} in {}..{}",
+                    game.position_string(),
+                    value.name(),
+                    expected.value.0.name(),
+                    expected.value.1.name(),
+                    expected.distance.0,
+                    expected.distance.1
+                ));
             }
         }
-        check.checked += done;
     }
-    check
 }
 
 /// What `men` (a canonical position of the level) should store, from one ply of the rules
