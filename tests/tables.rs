@@ -156,6 +156,58 @@ fn a_resumed_build_equals_one_run_through() {
 }
 
 #[test]
+fn builds_on_any_number_of_threads_give_the_same_bytes_and_sums() {
+    let sums = |dir: &Path| {
+        let output = ternion(&[
+            "tables",
+            "sums",
+            "egaraguti",
+            "--dir",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        text(&output.stdout)
+    };
+    let shared = sums(tables_dir());
+    // One line a file, fewest men first, as sha256sum writes them.
+    let names: Vec<&str> = shared.lines().map(|l| &l[66..]).collect();
+    assert_eq!(names.len(), files(tables_dir()).len());
+    assert_eq!(
+        &names[..3],
+        [
+            "egaraguti-1v1.egt",
+            "egaraguti-2v1.egt",
+            "egaraguti-1v2.egt"
+        ]
+    );
+    assert!(shared.lines().all(|l| l.len() > 66
+        && l[..64].bytes().all(|b| b.is_ascii_hexdigit())
+        && &l[64..66] == "  "));
+    for threads in ["1", "3"] {
+        let dir = fresh_dir(&format!("threads-{threads}"));
+        let output = build(&dir, "5", &["--threads", threads]);
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        let own = sums(&dir);
+        assert!(
+            shared.starts_with(&own),
+            "{threads} threads:\n{own}\nagainst\n{shared}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    let empty = fresh_dir("sums-empty");
+    let output = ternion(&[
+        "tables",
+        "sums",
+        "egaraguti",
+        "--dir",
+        empty.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("no tables in"));
+    std::fs::remove_dir_all(&empty).unwrap();
+}
+
+#[test]
 fn shards_of_the_top_level_add_up_to_the_whole() {
     let whole = files(tables_dir());
     let dir = fresh_dir("shards");

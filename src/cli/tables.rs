@@ -12,6 +12,8 @@ use ternion::games::Variant;
 use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::egaraguti::tablebase::build::{BuildConfig, build};
 use ternion::games::egaraguti::tablebase::index::MAX_MEN;
+use ternion::games::egaraguti::tablebase::levels::{levels_of_total, parts};
+use ternion::games::egaraguti::tablebase::store::{Table, file_sha256};
 use ternion::games::egaraguti::tablebase::verify::{Coverage, verify};
 use ternion::games::egaraguti::tablebase::{Tablebase, line, men_of};
 use ternion::protocol::format::result_word;
@@ -63,6 +65,20 @@ enum TablesCommand {
     /// with --distances. Prints, per level, the positions checked and the disagreements,
     /// and exits with status 1 on any.
     Verify(VerifyArgs),
+    /// Print the SHA-256 of every table file of --dir, fewest men first.
+    ///
+    /// One line a file, "<sum>  <file name>", the form `sha256sum -c` reads: compare a
+    /// build with the sums docs/rules/egaraguti.md publishes, byte for byte.
+    Sums(SumsArgs),
+}
+
+#[derive(Debug, Args)]
+struct SumsArgs {
+    /// The variant: only egaraguti has tables.
+    variant: String,
+    /// The directory of the tables.
+    #[arg(long)]
+    dir: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -174,6 +190,27 @@ pub fn run(args: &TablesArgs) -> Result<(), String> {
         TablesCommand::Line(args) => run_line(args),
         TablesCommand::Audit(args) => run_audit(args),
         TablesCommand::Verify(args) => run_verify(args),
+        TablesCommand::Sums(args) => run_sums(args),
+    }
+}
+
+fn run_sums(args: &SumsArgs) -> Result<(), String> {
+    only_egaraguti(args.variant.parse().map_err(|e| format!("{e}"))?)?;
+    if !args.dir.is_dir() {
+        return Err(format!("no directory {}", args.dir.display()));
+    }
+    let mut out = io::stdout().lock();
+    let mut files = 0;
+    for material in (2..=2 * MAX_MEN).flat_map(levels_of_total).flat_map(parts) {
+        if let Some(sum) = file_sha256(&args.dir, material)? {
+            writeln!(out, "{sum}  {}", Table::file_name(material))
+                .map_err(|e| format!("cannot write: {e}"))?;
+            files += 1;
+        }
+    }
+    match files {
+        0 => Err(format!("no tables in {}", args.dir.display())),
+        _ => Ok(()),
     }
 }
 

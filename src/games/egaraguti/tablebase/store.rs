@@ -309,6 +309,32 @@ impl Table {
     }
 }
 
+/// The SHA-256 of the table file of `material` in `dir`, in hexadecimal (`Ok(None)` when
+/// there is no such file): the published sums say whether a build gave the same bytes.
+pub fn file_sha256(dir: &Path, material: Material) -> Result<Option<String>, String> {
+    use sha2::{Digest, Sha256};
+    let path = Table::path(dir, material);
+    let cannot = |e: io::Error| format!("cannot read {}: {e}", path.display());
+    let mut file = match File::open(&path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(cannot(e)),
+    };
+    let mut hasher = Sha256::new();
+    let mut chunk = vec![0u8; 1 << 20];
+    loop {
+        let read = file.read(&mut chunk).map_err(cannot)?;
+        if read == 0 {
+            break;
+        }
+        hasher.update(&chunk[..read]);
+    }
+    let digest = hasher.finalize();
+    Ok(Some(
+        digest.iter().map(|byte| format!("{byte:02x}")).collect(),
+    ))
+}
+
 /// A table file's header, checked against the material it should hold and the file's
 /// length.
 struct Header {
@@ -378,6 +404,24 @@ impl Fnv {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_sum_is_its_sha256() {
+        let dir = std::env::temp_dir().join(format!("ternion-sum-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let material = Material { mover: 1, other: 1 };
+        // The standard's test vector: "abc".
+        fs::write(Table::path(&dir, material), b"abc").unwrap();
+        assert_eq!(
+            file_sha256(&dir, material).unwrap().as_deref(),
+            Some("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        );
+        assert_eq!(
+            file_sha256(&dir, Material { mover: 2, other: 1 }).unwrap(),
+            None
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn a_table_survives_the_disk_and_a_damaged_one_is_refused() {
