@@ -55,7 +55,7 @@ fn scratch_dir(name: &str) -> PathBuf {
 /// A seeded random network of `variant`'s inputs, as a file's bytes.
 fn network_bytes(variant: &str, inputs: usize, seed: u64) -> Vec<u8> {
     let mut rng = fastrand::Rng::with_seed(seed);
-    file::to_bytes(&Params::random(inputs, 16, &mut rng).quantise(), variant)
+    file::to_bytes(&Params::random(inputs, 16, 0, &mut rng).quantise(), variant)
 }
 
 #[test]

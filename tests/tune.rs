@@ -223,7 +223,7 @@ fn the_quantised_network_stays_near_the_float_model_on_held_out_positions() {
     let data = lielow_data();
     let report = train(&tiny_config(2), &[("data", &data)], &mut |_| {}).expect("training runs");
     let evaluator = Evaluator::Network(Arc::new(report.network.clone()));
-    let mut scratch = Scratch::new(report.params.hidden);
+    let mut scratch = Scratch::new(report.params.hidden, report.params.layer2);
     let (mut worst, mut total) = (0.0f32, 0.0f32);
     let mut compared = 0;
     // The held-out lines: the first block of every ten.

@@ -21,6 +21,10 @@ pub struct TrainArgs {
     /// Units of the accumulator, a perspective: a multiple of 16, at most 1024.
     #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(16..=1024))]
     hidden: u32,
+    /// Units of a second layer between the accumulators and the output (0: none), at most
+    /// 128, over at most 512 hidden.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=128))]
+    layer2: u32,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     epochs: u32,
@@ -76,6 +80,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         .collect();
     let mut config = TrainConfig::new(variant);
     config.hidden = args.hidden as usize;
+    config.layer2 = args.layer2 as usize;
     config.epochs = args.epochs;
     config.batch = args.batch as usize;
     config.rate = args.rate;
@@ -93,13 +98,17 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let best = &report.epochs[report.best as usize - 1];
     println!(
         "kept epoch {} of {}: validation loss {:.6} (at the start {:.6}); {} inputs x {} \
-         hidden, {} bytes written to {}",
+         hidden{}, {} bytes written to {}",
         report.best,
         report.epochs.len(),
         best.validation_loss,
         report.start_loss,
         report.network.inputs(),
         report.network.hidden(),
+        match report.network.layer2() {
+            Some(layer2) => format!(" x {} second-layer units", layer2.units),
+            None => String::new(),
+        },
         bytes.len(),
         args.out.display()
     );

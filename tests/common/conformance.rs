@@ -102,7 +102,7 @@ fn evaluators<G: Playable>(seed: u64) -> Vec<Evaluator> {
     let mut evaluators = vec![Evaluator::Terms];
     if G::INPUTS > 0 {
         let mut rng = fastrand::Rng::with_seed(seed);
-        let network = Params::random(G::INPUTS, 32, &mut rng).quantise();
+        let network = Params::random(G::INPUTS, 32, 0, &mut rng).quantise();
         evaluators.push(Evaluator::Network(Arc::new(network)));
     }
     evaluators

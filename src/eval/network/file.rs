@@ -5,19 +5,25 @@
 //!
 //! ```text
 //! magic     8 bytes   "ternNNUE"
-//! version   u16       1
+//! version   u16       3
 //! variant   u8 length, then the variant's name (UTF-8)
 //! inputs    u32
 //! hidden    u32
+//! layer 2   u32       its units, 0 for none
 //! base      u8        0: the output alone; 1: added to the hand-written evaluation
-//! weights   i16 x inputs*hidden, i16 x hidden (bias), i16 x 2*hidden (output), i32 (bias)
+//! weights   i16 x inputs*hidden, i16 x hidden (bias),
+//!           with a second layer: i16 x units*2*hidden, i32 x units (bias),
+//!           i16 x (units, or 2*hidden without a second layer) (output), i32 (bias)
 //! checksum  u64       FNV-1a of every byte before it
 //! ```
+//!
+//! Version 2, the same without the second layer's fields, is read too (the first shipped
+//! networks are of it).
 
 use std::io::Read;
 use std::path::Path;
 
-use super::Network;
+use super::{Layer2, Network};
 use crate::core::printable::echo;
 
 /// The largest network file read: far above any network's size, so that a path to
@@ -25,7 +31,9 @@ use crate::core::printable::echo;
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
 const MAGIC: &[u8; 8] = b"ternNNUE";
-const VERSION: u16 = 2;
+const VERSION: u16 = 3;
+/// The version before the second layer, still read.
+const VERSION_ONE_LAYER: u16 = 2;
 
 /// FNV-1a, 64 bits: enough to tell a damaged file from a whole one.
 fn checksum(bytes: &[u8]) -> u64 {
@@ -43,20 +51,29 @@ pub fn to_bytes(network: &Network, variant: &str) -> Vec<u8> {
     out.extend_from_slice(variant.as_bytes());
     out.extend_from_slice(&(network.inputs as u32).to_le_bytes());
     out.extend_from_slice(&(network.hidden as u32).to_le_bytes());
+    let units = network.layer2.as_ref().map_or(0, |layer2| layer2.units);
+    out.extend_from_slice(&(units as u32).to_le_bytes());
     out.push(u8::from(network.on_terms));
-    for weights in [
-        &network.input_weights,
-        &network.input_bias,
-        &network.output_weights,
-    ] {
-        for weight in weights {
-            out.extend_from_slice(&weight.to_le_bytes());
+    put_i16s(&mut out, &network.input_weights);
+    put_i16s(&mut out, &network.input_bias);
+    if let Some(layer2) = &network.layer2 {
+        put_i16s(&mut out, &layer2.weights);
+        for bias in &layer2.bias {
+            out.extend_from_slice(&bias.to_le_bytes());
         }
     }
+    put_i16s(&mut out, &network.output_weights);
     out.extend_from_slice(&network.output_bias.to_le_bytes());
     let sum = checksum(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
+}
+
+/// Appends `values`, little-endian.
+fn put_i16s(out: &mut Vec<u8>, values: &[i16]) {
+    for value in values {
+        out.extend_from_slice(&value.to_le_bytes());
+    }
 }
 
 /// Reads a file's bytes as a network of `variant`; the error is one line for people.
@@ -76,9 +93,9 @@ pub fn from_bytes(bytes: &[u8], variant: &str) -> Result<Network, String> {
         bytes: &body[MAGIC.len()..],
     };
     let version = u16::from_le_bytes(reader.take()?);
-    if version != VERSION {
+    if version != VERSION && version != VERSION_ONE_LAYER {
         return Err(format!(
-            "a network file of version {version}, not {VERSION}"
+            "a network file of version {version}, not {VERSION_ONE_LAYER} or {VERSION}"
         ));
     }
     let [name_len] = reader.take::<1>()?;
@@ -89,6 +106,10 @@ pub fn from_bytes(bytes: &[u8], variant: &str) -> Result<Network, String> {
     }
     let inputs = u32::from_le_bytes(reader.take()?) as usize;
     let hidden = u32::from_le_bytes(reader.take()?) as usize;
+    let units = match version {
+        VERSION => u32::from_le_bytes(reader.take()?) as usize,
+        _ => 0,
+    };
     let on_terms = match reader.take::<1>()? {
         [0] => false,
         [1] => true,
@@ -100,21 +121,52 @@ pub fn from_bytes(bytes: &[u8], variant: &str) -> Result<Network, String> {
         .ok_or("a network file shorter than its shape")?;
     let input_weights = reader.weights(count)?;
     let input_bias = reader.weights(hidden)?;
-    let output_weights = reader.weights(2 * hidden)?;
+    let layer2 = match units {
+        0 => None,
+        units => {
+            let count = units
+                .checked_mul(2 * hidden)
+                .filter(|&n| n <= reader.bytes.len() / 2)
+                .ok_or("a network file shorter than its shape")?;
+            let weights = reader.weights(count)?;
+            let bias = (0..units)
+                .map(|_| reader.take().map(i32::from_le_bytes))
+                .collect::<Result<Vec<i32>, String>>()?;
+            Some(Layer2 {
+                units,
+                weights,
+                bias,
+            })
+        }
+    };
+    let output_weights = reader.weights(if units > 0 { units } else { 2 * hidden })?;
     let output_bias = i32::from_le_bytes(reader.take()?);
     if !reader.bytes.is_empty() {
         return Err("a network file longer than its shape".into());
     }
-    Network::new(
-        inputs,
-        hidden,
-        input_weights,
-        input_bias,
-        output_weights,
-        output_bias,
-    )
+    let bad_shape =
+        |error: super::ShapeError| format!("a network file of a bad shape: {}", error.0);
+    match layer2 {
+        None => Network::new(
+            inputs,
+            hidden,
+            input_weights,
+            input_bias,
+            output_weights,
+            output_bias,
+        ),
+        Some(layer2) => Network::new(
+            inputs,
+            hidden,
+            input_weights,
+            input_bias,
+            vec![0; 2 * hidden],
+            output_bias,
+        )
+        .and_then(|network| network.with_layer2(layer2, output_weights)),
+    }
     .map(|network| network.with_terms(on_terms))
-    .map_err(|error| format!("a network file of a bad shape: {}", error.0))
+    .map_err(bad_shape)
 }
 
 /// Reads the network file at `path` for `variant`, whose inputs must number `inputs`; the
@@ -181,6 +233,42 @@ mod tests {
             let bytes = to_bytes(&network, "lielow");
             assert_eq!(from_bytes(&bytes, "lielow"), Ok(network));
         }
+    }
+
+    #[test]
+    fn a_network_with_a_second_layer_reads_back_as_written() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        let layer2 = Layer2 {
+            units: 8,
+            weights: (0..8 * 32).map(|_| rng.i16(-300..=300)).collect(),
+            bias: (0..8).map(|_| rng.i32(-20_000..=20_000)).collect(),
+        };
+        let output_weights = (0..8).map(|_| rng.i16(-400..=400)).collect();
+        let network = random_network(30, 16, 7)
+            .with_layer2(layer2, output_weights)
+            .unwrap()
+            .with_terms(true);
+        let bytes = to_bytes(&network, "lerontenin");
+        assert_eq!(from_bytes(&bytes, "lerontenin"), Ok(network));
+        // Cut inside the second layer, its checksum made right: refused.
+        let mut cut = bytes[..bytes.len() - 8 - 20].to_vec();
+        let sum = checksum(&cut);
+        cut.extend_from_slice(&sum.to_le_bytes());
+        assert!(from_bytes(&cut, "lerontenin").is_err());
+    }
+
+    #[test]
+    fn a_file_of_version_two_reads_as_a_network_of_one_layer() {
+        // Version 2: no second layer's field after the hidden units.
+        let network = random_network(30, 16, 7).with_terms(true);
+        let three = to_bytes(&network, "lielow");
+        let name_end = MAGIC.len() + 2 + 1 + "lielow".len();
+        let mut two = three[..name_end + 8].to_vec();
+        two.extend_from_slice(&three[name_end + 12..three.len() - 8]);
+        two[MAGIC.len()..MAGIC.len() + 2].copy_from_slice(&VERSION_ONE_LAYER.to_le_bytes());
+        let sum = checksum(&two);
+        two.extend_from_slice(&sum.to_le_bytes());
+        assert_eq!(from_bytes(&two, "lielow"), Ok(network));
     }
 
     #[test]

@@ -5,7 +5,10 @@
 //! first networks, Bullet's `(inputs -> hidden) x 2 -> 1`): each perspective (the first
 //! player's and the second's) has its own accumulator, the sum of the input layer's
 //! columns of the inputs that are on, plus a bias; the side to move's accumulator comes
-//! first in the output layer, the other second. Inference is integer: the accumulator is
+//! first in the output layer, the other second. A network may put a small second layer
+//! between the two (`(inputs -> hidden) x 2 -> layer 2 -> 1`, clipped ReLU again): it
+//! learns how the units combine, which a sum of them cannot, at the cost of a dense
+//! product at each evaluation (never at a move: the accumulator stays the same). Inference is integer: the accumulator is
 //! `i16` (weights quantised by [`QA`]), the output layer's weights by [`QB`], and the
 //! output is scaled into the engine's score units by [`SCALE`], so the search's margins
 //! keep their meaning. Which inputs a game has, and which a move turns on or off, is the
@@ -24,6 +27,14 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 256;
 /// Centipawns per unit of the float model's output.
 pub const SCALE: i32 = 400;
+/// The second layer's quantisation: a weight of 1.0 is `Q2`; its sums are in `QA * Q2`
+/// units, and each of its units, clipped to `0..=QA` after division by `Q2`, is an
+/// activation as the first layer's are.
+pub const Q2: i32 = 256;
+/// The most units a perspective a network with a second layer has (its activations are
+/// gathered on the stack).
+pub const MAX_HIDDEN_BELOW_LAYER2: usize = 512;
+
 /// The accumulator is worked on this many units at a time, so the compiler writes the
 /// loops as plain vector instructions with no remainder: a network's units are a multiple
 /// of it.
@@ -38,12 +49,25 @@ pub struct Network {
     /// `i * hidden`.
     input_weights: Vec<i16>,
     input_bias: Vec<i16>,
-    /// The side to move's `hidden` weights, then the other side's.
+    /// The second layer, if there is one.
+    layer2: Option<Layer2>,
+    /// Without a second layer, the side to move's `hidden` weights, then the other
+    /// side's; with one, a weight for each of its units.
     output_weights: Vec<i16>,
     output_bias: i32,
     /// Whether the network's output is added to the game's hand-written evaluation (a
     /// network trained on what the terms miss) rather than standing alone.
     on_terms: bool,
+}
+
+/// A second layer: `units` units, each with a row of `2 * hidden` weights over both
+/// perspectives' activations (the side to move's first), quantised by [`Q2`], and a bias
+/// in `QA * Q2` units.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layer2 {
+    pub units: usize,
+    pub weights: Vec<i16>,
+    pub bias: Vec<i32>,
 }
 
 /// Why weights do not make a network.
@@ -81,10 +105,44 @@ impl Network {
             hidden,
             input_weights,
             input_bias,
+            layer2: None,
             output_weights,
             output_bias,
             on_terms: false,
         })
+    }
+
+    /// This network with `layer2` between its accumulators and its output, whose weights
+    /// become `output_weights` (one a unit of the second layer).
+    pub fn with_layer2(
+        mut self,
+        layer2: Layer2,
+        output_weights: Vec<i16>,
+    ) -> Result<Network, ShapeError> {
+        let fits = layer2.units > 0
+            && self.hidden <= MAX_HIDDEN_BELOW_LAYER2
+            && Some(layer2.weights.len()) == layer2.units.checked_mul(2 * self.hidden)
+            && layer2.bias.len() == layer2.units
+            && output_weights.len() == layer2.units;
+        if !fits {
+            return Err(ShapeError(format!(
+                "second-layer weights of {}, {} and {} do not make 2 x {} -> {} -> 1 (at most \
+                 {MAX_HIDDEN_BELOW_LAYER2} units a perspective below it)",
+                layer2.weights.len(),
+                layer2.bias.len(),
+                output_weights.len(),
+                self.hidden,
+                layer2.units
+            )));
+        }
+        self.layer2 = Some(layer2);
+        self.output_weights = output_weights;
+        Ok(self)
+    }
+
+    /// The second layer, if the network has one.
+    pub fn layer2(&self) -> Option<&Layer2> {
+        self.layer2.as_ref()
     }
 
     /// This network, its output added to the hand-written evaluation (`true`) or alone.
@@ -257,14 +315,57 @@ impl Network {
     /// The position's value for `side` to move, in centipawns, from its accumulator.
     #[inline]
     pub fn evaluate(&self, accumulator: &Accumulator, side: Player) -> i32 {
-        let (own, other) = self.output_weights.split_at(self.hidden);
-        let sum = clipped_dot(&accumulator.perspectives[side.index()], own).wrapping_add(
-            clipped_dot(&accumulator.perspectives[side.opponent().index()], other),
-        );
+        let own = &accumulator.perspectives[side.index()];
+        let other = &accumulator.perspectives[side.opponent().index()];
+        let sum = match &self.layer2 {
+            None => {
+                let (own_weights, other_weights) = self.output_weights.split_at(self.hidden);
+                clipped_dot(own, own_weights).wrapping_add(clipped_dot(other, other_weights))
+            }
+            Some(layer2) => self.through_layer2(layer2, own, other),
+        };
         // sum is in QA * QB units, the bias in QA * QB units too.
         let total = i64::from(sum) + i64::from(self.output_bias);
         (total * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
+}
+
+impl Network {
+    /// The output layer's sum, in `QA * QB` units, over the second layer's units worked
+    /// out from the accumulators `own` (the side to move's) and `other`.
+    #[inline]
+    fn through_layer2(&self, layer2: &Layer2, own: &[i16], other: &[i16]) -> i32 {
+        let h = self.hidden;
+        let mut activations = [0i16; 2 * MAX_HIDDEN_BELOW_LAYER2];
+        for (activation, &value) in activations.iter_mut().zip(own.iter().chain(other)) {
+            *activation = value.clamp(0, QA as i16);
+        }
+        let activations = &activations[..2 * h];
+        let mut sum = 0i32;
+        for ((row, &bias), &weight) in (layer2.weights.chunks_exact(2 * h))
+            .zip(&layer2.bias)
+            .zip(&self.output_weights)
+        {
+            let z = plain_dot(activations, row).wrapping_add(bias);
+            let unit = (z / Q2).clamp(0, QA);
+            sum = sum.wrapping_add(unit * i32::from(weight));
+        }
+        sum
+    }
+}
+
+/// The sum of each value times its weight: one plain reduction, which the compiler turns
+/// into vector multiply-adds. Values are activations (at most `QA`) and weights a trained
+/// network's (clipped in training): the sum stays far inside `i32`; a foreign file's may
+/// wrap, never panic.
+#[inline(always)]
+fn plain_dot(values: &[i16], weights: &[i16]) -> i32 {
+    values
+        .iter()
+        .zip(weights)
+        .fold(0i32, |sum, (&value, &weight)| {
+            sum.wrapping_add(i32::from(value) * i32::from(weight))
+        })
 }
 
 /// `to = from + the columns of `plus` - the columns of `minus``, unit by unit.

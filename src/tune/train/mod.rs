@@ -21,8 +21,11 @@ use std::time::Instant;
 
 use self::model::{Adam, MAX_HIDDEN, Params, Scratch, loss, output_factor};
 use self::samples::Samples;
-use crate::eval::network::{LANES, Network};
+use crate::eval::network::{LANES, MAX_HIDDEN_BELOW_LAYER2, Network};
 use crate::games::{Playable, Variant};
+
+/// The most units of a second layer.
+pub const MAX_LAYER2: usize = 128;
 
 /// A batch's gradient is summed in this many chunks, whatever the number of threads.
 const CHUNKS: usize = 16;
@@ -33,6 +36,8 @@ pub struct TrainConfig {
     pub variant: Variant,
     /// Units of the accumulator, a perspective.
     pub hidden: usize,
+    /// Units of the second layer, 0 for none.
+    pub layer2: usize,
     pub epochs: u32,
     /// Positions a mini-batch.
     pub batch: usize,
@@ -56,6 +61,7 @@ impl TrainConfig {
         TrainConfig {
             variant,
             hidden: 128,
+            layer2: 0,
             epochs: 30,
             batch: 16_384,
             rate: 0.002,
@@ -119,6 +125,13 @@ fn train_game<G: Playable>(
             "hidden must be a multiple of {LANES} from {LANES} to {MAX_HIDDEN}"
         ));
     }
+    if config.layer2 > MAX_LAYER2 || (config.layer2 > 0 && config.hidden > MAX_HIDDEN_BELOW_LAYER2)
+    {
+        return Err(format!(
+            "a second layer has at most {MAX_LAYER2} units, over at most \
+             {MAX_HIDDEN_BELOW_LAYER2} hidden"
+        ));
+    }
     if config.batch == 0 || config.epochs == 0 {
         return Err("the batch and the epochs must be at least 1".into());
     }
@@ -126,13 +139,13 @@ fn train_game<G: Playable>(
     // With no scores, the output is read through a default scale.
     let factor = output_factor(data.scale.unwrap_or(samples::DEFAULT_SCALE));
     let mut rng = fastrand::Rng::with_seed(config.seed);
-    let mut params = Params::random(G::INPUTS, config.hidden, &mut rng);
+    let mut params = Params::random(G::INPUTS, config.hidden, config.layer2, &mut rng);
     let mut adam = Adam::new(&params);
     let threads = config.threads.clamp(1, CHUNKS);
     let mut chunks: Vec<Params> = (0..CHUNKS)
-        .map(|_| Params::zeros(G::INPUTS, config.hidden))
+        .map(|_| Params::zeros(G::INPUTS, config.hidden, config.layer2))
         .collect();
-    let mut gradient = Params::zeros(G::INPUTS, config.hidden);
+    let mut gradient = Params::zeros(G::INPUTS, config.hidden, config.layer2);
     let start_loss = mean_loss(&params, &data.validation, factor, threads);
     progress(format!(
         "{} positions to train on, {} held out; scale K = {}; validation loss {start_loss:.6} \
@@ -236,7 +249,7 @@ fn batch_gradient(
             .chunks_mut(per_thread)
             .map(|jobs| {
                 scope.spawn(move || {
-                    let mut scratch = Scratch::new(params.hidden);
+                    let mut scratch = Scratch::new(params.hidden, params.layer2);
                     let mut losses = Vec::with_capacity(jobs.len());
                     for (positions, gradient) in jobs.iter_mut() {
                         gradient.clear();
@@ -275,7 +288,7 @@ fn mean_loss(params: &Params, samples: &Samples, factor: f32, threads: usize) ->
             .chunks(per_thread)
             .map(|ranges| {
                 scope.spawn(move || {
-                    let mut scratch = Scratch::new(params.hidden);
+                    let mut scratch = Scratch::new(params.hidden, params.layer2);
                     (ranges.iter())
                         .map(|range| {
                             range

@@ -1,14 +1,16 @@
 //! The float model the trainer fits, the same shape as the engine's network
 //! (`eval::network`): `inputs -> hidden` for each perspective, a clipped ReLU to `0..=1`,
-//! then one output from both perspectives' activations, the side to move's first. The
-//! output `o` is the position's value in units of [`SCALE`] centipawns; the loss is the
-//! squared distance between `sigmoid(o * SCALE / K)` and the target, `K` the data's scale.
+//! then one output from both perspectives' activations, the side to move's first, or,
+//! with a second layer, `layer2` units (each over both perspectives' activations, clipped
+//! ReLU again) and one output from them. The output `o` is the position's value in units
+//! of [`SCALE`] centipawns; the loss is the squared distance between `sigmoid(o * SCALE /
+//! K)` and the target, `K` the data's scale.
 //!
 //! Gradients are summed over a mini-batch in a fixed number of chunks, each chunk's into a
 //! buffer of its own, then added in chunk order: however many threads share the chunks,
 //! the sum is the same to the last bit, so a run repeats exactly under its seed.
 
-use crate::eval::network::{Network, QA, QB, SCALE};
+use crate::eval::network::{Layer2, Network, Q2, QA, QB, SCALE};
 
 /// How far a weight may grow, so that the quantised accumulator fits an `i16` whatever the
 /// inputs on: a sum of 63 inputs of this size and a bias stays under 128 (times `QA`).
@@ -19,40 +21,60 @@ pub const WEIGHT_CLIP: f32 = 1.98;
 pub struct Params {
     pub inputs: usize,
     pub hidden: usize,
+    /// The second layer's units, 0 for none.
+    pub layer2: usize,
     /// Input `i`'s column of `hidden` weights starts at `i * hidden`.
     pub input_weights: Vec<f32>,
     pub input_bias: Vec<f32>,
-    /// The side to move's `hidden` weights, then the other side's.
+    /// The second layer's unit `k`'s row of `2 * hidden` weights starts at
+    /// `k * 2 * hidden` (the side to move's activations first).
+    pub layer2_weights: Vec<f32>,
+    pub layer2_bias: Vec<f32>,
+    /// Without a second layer, the side to move's `hidden` weights, then the other
+    /// side's; with one, a weight a unit of it.
     pub output_weights: Vec<f32>,
     pub output_bias: f32,
 }
 
 impl Params {
-    pub fn zeros(inputs: usize, hidden: usize) -> Params {
+    pub fn zeros(inputs: usize, hidden: usize, layer2: usize) -> Params {
         Params {
             inputs,
             hidden,
+            layer2,
             input_weights: vec![0.0; inputs * hidden],
             input_bias: vec![0.0; hidden],
-            output_weights: vec![0.0; 2 * hidden],
+            layer2_weights: vec![0.0; layer2 * 2 * hidden],
+            layer2_bias: vec![0.0; layer2],
+            output_weights: vec![0.0; Params::outputs(hidden, layer2)],
             output_bias: 0.0,
         }
     }
 
+    /// The output layer's weights: one a unit below it.
+    fn outputs(hidden: usize, layer2: usize) -> usize {
+        if layer2 > 0 { layer2 } else { 2 * hidden }
+    }
+
     /// A model's starting point: small uniform input weights (about a unit's worth from the
     /// few dozen inputs on at once), biases that put every unit in the middle of its range,
-    /// and output weights of Glorot's size.
-    pub fn random(inputs: usize, hidden: usize, rng: &mut fastrand::Rng) -> Params {
+    /// and the weights of the layers above of Glorot's size.
+    pub fn random(inputs: usize, hidden: usize, layer2: usize, rng: &mut fastrand::Rng) -> Params {
         let mut uniform = |n: usize, size: f32| -> Vec<f32> {
             (0..n).map(|_| (rng.f32() * 2.0 - 1.0) * size).collect()
         };
         let input_weights = uniform(inputs * hidden, 0.15);
-        let output_weights = uniform(2 * hidden, 1.0 / (hidden as f32).sqrt());
+        let layer2_weights = uniform(layer2 * 2 * hidden, 1.0 / (2.0 * hidden as f32).sqrt());
+        let outputs = Params::outputs(hidden, layer2);
+        let output_weights = uniform(outputs, 1.0 / (outputs as f32 / 2.0).sqrt());
         Params {
             inputs,
             hidden,
+            layer2,
             input_weights,
             input_bias: vec![0.5; hidden],
+            layer2_weights,
+            layer2_bias: vec![0.5; layer2],
             output_weights,
             output_bias: 0.0,
         }
@@ -62,6 +84,8 @@ impl Params {
     fn values_mut(&mut self) -> impl Iterator<Item = &mut f32> {
         (self.input_weights.iter_mut())
             .chain(self.input_bias.iter_mut())
+            .chain(self.layer2_weights.iter_mut())
+            .chain(self.layer2_bias.iter_mut())
             .chain(self.output_weights.iter_mut())
             .chain(std::iter::once(&mut self.output_bias))
     }
@@ -69,12 +93,19 @@ impl Params {
     fn values(&self) -> impl Iterator<Item = &f32> {
         (self.input_weights.iter())
             .chain(self.input_bias.iter())
+            .chain(self.layer2_weights.iter())
+            .chain(self.layer2_bias.iter())
             .chain(self.output_weights.iter())
             .chain(std::iter::once(&self.output_bias))
     }
 
     pub fn count(&self) -> usize {
-        self.input_weights.len() + self.input_bias.len() + self.output_weights.len() + 1
+        self.input_weights.len()
+            + self.input_bias.len()
+            + self.layer2_weights.len()
+            + self.layer2_bias.len()
+            + self.output_weights.len()
+            + 1
     }
 
     /// Sets every value to 0.
@@ -102,14 +133,27 @@ impl Params {
     }
 
     /// The output for a position whose inputs on are `own` (the side to move's view) and
-    /// `other`, in units of [`SCALE`] centipawns; `scratch` holds both accumulators after.
+    /// `other`, in units of [`SCALE`] centipawns; `scratch` holds both accumulators (and
+    /// the second layer's sums) after.
     pub fn forward(&self, own: &[u32], other: &[u32], scratch: &mut Scratch) -> f32 {
         let h = self.hidden;
         self.accumulate(own, &mut scratch.accumulators[..h]);
         self.accumulate(other, &mut scratch.accumulators[h..]);
         let mut output = self.output_bias;
-        for (value, weight) in scratch.accumulators.iter().zip(&self.output_weights) {
-            output += value.clamp(0.0, 1.0) * weight;
+        if self.layer2 == 0 {
+            for (value, weight) in scratch.accumulators.iter().zip(&self.output_weights) {
+                output += value.clamp(0.0, 1.0) * weight;
+            }
+            return output;
+        }
+        for (k, sum) in scratch.layer2.iter_mut().enumerate() {
+            let row = &self.layer2_weights[k * 2 * h..(k + 1) * 2 * h];
+            *sum = self.layer2_bias[k]
+                + (scratch.accumulators.iter())
+                    .zip(row)
+                    .map(|(value, weight)| value.clamp(0.0, 1.0) * weight)
+                    .sum::<f32>();
+            output += sum.clamp(0.0, 1.0) * self.output_weights[k];
         }
         output
     }
@@ -126,12 +170,35 @@ impl Params {
     ) {
         let h = self.hidden;
         gradient.output_bias += slope;
+        // The output's slope by each activation of the accumulators.
+        let mut activation_slopes = [0.0f32; 2 * MAX_HIDDEN];
+        if self.layer2 == 0 {
+            for (j, &value) in scratch.accumulators.iter().enumerate() {
+                gradient.output_weights[j] += slope * value.clamp(0.0, 1.0);
+                activation_slopes[j] = slope * self.output_weights[j];
+            }
+        } else {
+            for (k, &sum) in scratch.layer2.iter().enumerate() {
+                gradient.output_weights[k] += slope * sum.clamp(0.0, 1.0);
+                // The clipped ReLU passes a slope only inside its range.
+                if sum <= 0.0 || sum >= 1.0 {
+                    continue;
+                }
+                let unit_slope = slope * self.output_weights[k];
+                gradient.layer2_bias[k] += unit_slope;
+                let row = k * 2 * h..(k + 1) * 2 * h;
+                let weights = &self.layer2_weights[row.clone()];
+                let weight_slopes = &mut gradient.layer2_weights[row];
+                for (j, &value) in scratch.accumulators.iter().enumerate() {
+                    weight_slopes[j] += unit_slope * value.clamp(0.0, 1.0);
+                    activation_slopes[j] += unit_slope * weights[j];
+                }
+            }
+        }
         let mut unit_slopes = [0.0f32; 2 * MAX_HIDDEN];
         for (j, &value) in scratch.accumulators.iter().enumerate() {
-            gradient.output_weights[j] += slope * value.clamp(0.0, 1.0);
-            // The clipped ReLU passes a slope only inside its range.
             if value > 0.0 && value < 1.0 {
-                unit_slopes[j] = slope * self.output_weights[j];
+                unit_slopes[j] = activation_slopes[j];
             }
         }
         for (perspective, on) in [own, other].into_iter().enumerate() {
@@ -162,30 +229,48 @@ impl Params {
                 .map(|&v| (v * scale as f32).round().clamp(-32767.0, 32767.0) as i16)
                 .collect()
         };
-        Network::new(
-            self.inputs,
-            self.hidden,
-            round(&self.input_weights, QA),
-            round(&self.input_bias, QA),
-            round(&self.output_weights, QB),
-            (self.output_bias * (QA * QB) as f32).round() as i32,
-        )
-        .expect("the float model's shape is the network's")
+        let output_bias = (self.output_bias * (QA * QB) as f32).round() as i32;
+        let first = |output_weights: Vec<i16>| {
+            Network::new(
+                self.inputs,
+                self.hidden,
+                round(&self.input_weights, QA),
+                round(&self.input_bias, QA),
+                output_weights,
+                output_bias,
+            )
+        };
+        let network = match self.layer2 {
+            0 => first(round(&self.output_weights, QB)),
+            units => first(vec![0; 2 * self.hidden]).and_then(|network| {
+                let layer2 = Layer2 {
+                    units,
+                    weights: round(&self.layer2_weights, Q2),
+                    bias: (self.layer2_bias.iter())
+                        .map(|&b| (b * (QA * Q2) as f32).round() as i32)
+                        .collect(),
+                };
+                network.with_layer2(layer2, round(&self.output_weights, QB))
+            }),
+        };
+        network.expect("the float model's shape is the network's")
     }
 }
 
 /// The largest accumulator a perspective the trainer takes.
 pub const MAX_HIDDEN: usize = 1024;
 
-/// One thread's room for a position's accumulators.
+/// One thread's room for a position's accumulators and second-layer sums.
 pub struct Scratch {
     accumulators: Vec<f32>,
+    layer2: Vec<f32>,
 }
 
 impl Scratch {
-    pub fn new(hidden: usize) -> Scratch {
+    pub fn new(hidden: usize, layer2: usize) -> Scratch {
         Scratch {
             accumulators: vec![0.0; 2 * hidden],
+            layer2: vec![0.0; layer2],
         }
     }
 }
@@ -249,65 +334,83 @@ mod tests {
     use crate::core::Player;
 
     /// The gradient `backward` adds is the slope of the output, checked against a finite
-    /// difference for a few weights of every kind.
+    /// difference for a few weights of every kind, with and without a second layer.
     #[test]
     fn the_gradient_is_the_slope_of_the_output() {
-        let mut rng = fastrand::Rng::with_seed(4);
-        let params = Params::random(30, 8, &mut rng);
-        let (own, other) = ([1u32, 4, 9, 22], [3u32, 4, 17]);
-        let mut scratch = Scratch::new(8);
-        params.forward(&own, &other, &mut scratch);
-        let mut gradient = Params::zeros(30, 8);
-        params.backward(&own, &other, 1.0, &scratch, &mut gradient);
-        let output = |p: &Params| p.forward(&own, &other, &mut Scratch::new(8));
-        let h = 1e-3;
-        let check = |name: &str, get: &dyn Fn(&mut Params) -> &mut f32| {
-            let mut moved = params.clone();
-            *get(&mut moved) += h;
-            let up = output(&moved);
-            *get(&mut moved) -= 2.0 * h;
-            let down = output(&moved);
-            let numeric = (up - down) / (2.0 * h);
-            let analytic = *get(&mut gradient.clone());
-            assert!(
-                (numeric - analytic).abs() < 2e-3,
-                "{name}: {numeric} against {analytic}"
-            );
-        };
-        for j in 0..8 {
-            check("input weight", &|p| &mut p.input_weights[4 * 8 + j]);
-            check("input weight", &|p| &mut p.input_weights[17 * 8 + j]);
-            check("input bias", &|p| &mut p.input_bias[j]);
-            check("output weight", &|p| &mut p.output_weights[j]);
-            check("output weight", &|p| &mut p.output_weights[8 + j]);
+        for layer2 in [0, 4] {
+            let mut rng = fastrand::Rng::with_seed(4);
+            let params = Params::random(30, 8, layer2, &mut rng);
+            let (own, other) = ([1u32, 4, 9, 22], [3u32, 4, 17]);
+            let mut scratch = Scratch::new(8, layer2);
+            params.forward(&own, &other, &mut scratch);
+            let mut gradient = Params::zeros(30, 8, layer2);
+            params.backward(&own, &other, 1.0, &scratch, &mut gradient);
+            let output = |p: &Params| p.forward(&own, &other, &mut Scratch::new(8, layer2));
+            let h = 1e-3;
+            let check = |name: &str, get: &dyn Fn(&mut Params) -> &mut f32| {
+                let mut moved = params.clone();
+                *get(&mut moved) += h;
+                let up = output(&moved);
+                *get(&mut moved) -= 2.0 * h;
+                let down = output(&moved);
+                let numeric = (up - down) / (2.0 * h);
+                let analytic = *get(&mut gradient.clone());
+                assert!(
+                    (numeric - analytic).abs() < 2e-3,
+                    "{layer2} second-layer units, {name}: {numeric} against {analytic}"
+                );
+            };
+            for j in 0..8 {
+                check("input weight", &|p| &mut p.input_weights[4 * 8 + j]);
+                check("input weight", &|p| &mut p.input_weights[17 * 8 + j]);
+                check("input bias", &|p| &mut p.input_bias[j]);
+            }
+            for j in 0..params.output_weights.len() {
+                check("output weight", &|p| &mut p.output_weights[j]);
+            }
+            for k in 0..layer2 {
+                check("second-layer bias", &|p| &mut p.layer2_bias[k]);
+                for j in [0, 5, 8, 15] {
+                    check("second-layer weight", &|p| {
+                        &mut p.layer2_weights[k * 16 + j]
+                    });
+                }
+            }
+            check("output bias", &|p| &mut p.output_bias);
         }
-        check("output bias", &|p| &mut p.output_bias);
     }
 
-    /// The quantised network gives the float model's output, in centipawns, within a few.
+    /// The quantised network gives the float model's output, in centipawns, within a few,
+    /// with and without a second layer.
     #[test]
     fn the_quantised_network_follows_the_float_model() {
-        let mut rng = fastrand::Rng::with_seed(8);
-        let params = Params::random(50, 32, &mut rng);
-        let network = params.quantise();
-        let mut scratch = Scratch::new(32);
-        let mut worst = 0.0f32;
-        for _ in 0..200 {
-            let mut pick = || -> Vec<u32> {
-                let mut on: Vec<u32> = (0..12).map(|_| rng.u32(..50)).collect();
-                on.sort_unstable();
-                on.dedup();
-                on
-            };
-            let (own, other) = (pick(), pick());
-            let float = params.forward(&own, &other, &mut scratch) * SCALE as f32;
-            let own_usize: Vec<usize> = own.iter().map(|&i| i as usize).collect();
-            let other_usize: Vec<usize> = other.iter().map(|&i| i as usize).collect();
-            // The side to move is the first player: its accumulator is the first.
-            let accumulator = network.accumulator([&own_usize, &other_usize]);
-            let integer = network.evaluate(&accumulator, Player::P1) as f32;
-            worst = worst.max((integer - float).abs());
+        for (layer2, bound) in [(0, 6.0), (16, 8.0)] {
+            let mut rng = fastrand::Rng::with_seed(8);
+            let params = Params::random(50, 32, layer2, &mut rng);
+            let network = params.quantise();
+            assert_eq!(network.layer2().map_or(0, |l| l.units), layer2);
+            let mut scratch = Scratch::new(32, layer2);
+            let mut worst = 0.0f32;
+            for _ in 0..200 {
+                let mut pick = || -> Vec<u32> {
+                    let mut on: Vec<u32> = (0..12).map(|_| rng.u32(..50)).collect();
+                    on.sort_unstable();
+                    on.dedup();
+                    on
+                };
+                let (own, other) = (pick(), pick());
+                let float = params.forward(&own, &other, &mut scratch) * SCALE as f32;
+                let own_usize: Vec<usize> = own.iter().map(|&i| i as usize).collect();
+                let other_usize: Vec<usize> = other.iter().map(|&i| i as usize).collect();
+                // The side to move is the first player: its accumulator is the first.
+                let accumulator = network.accumulator([&own_usize, &other_usize]);
+                let integer = network.evaluate(&accumulator, Player::P1) as f32;
+                worst = worst.max((integer - float).abs());
+            }
+            assert!(
+                worst <= bound,
+                "{layer2} second-layer units: {worst} cp apart"
+            );
         }
-        assert!(worst <= 6.0, "{worst} cp apart");
     }
 }
