@@ -16,7 +16,7 @@ use ternion::tune::data::parse_line;
 use ternion::tune::selfplay::{SelfplayConfig, run_selfplay};
 use ternion::tune::texel::{TuneConfig, tune};
 use ternion::tune::train::model::Scratch;
-use ternion::tune::train::samples::is_held_out;
+use ternion::tune::train::samples::{HOLD_OUT_BLOCK, is_held_out};
 use ternion::tune::train::{TrainConfig, train};
 
 fn selfplay(variant: Variant, games: u64, seed: u64, concurrency: usize) -> String {
@@ -228,7 +228,7 @@ fn the_quantised_network_stays_near_the_float_model_on_held_out_positions() {
     let mut compared = 0;
     // The held-out lines: the first block of every ten.
     for (index, line) in data.lines().enumerate() {
-        if !is_held_out(index) {
+        if !is_held_out(index, HOLD_OUT_BLOCK) {
             continue;
         }
         let game = parse_line::<Lielow8>(line).expect("a data line").game;

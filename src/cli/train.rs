@@ -25,6 +25,11 @@ pub struct TrainArgs {
     /// 128, over at most 512 hidden.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=128))]
     layer2: u32,
+    /// Lines held out for validation come in blocks of this many, one block in ten: a block
+    /// should hold several games, so that the held-out positions are of other games than
+    /// the training ones (Lielow's games write about 20 positions, Lerontenin's hundreds).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
+    hold_out_block: u32,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     epochs: u32,
@@ -81,6 +86,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let mut config = TrainConfig::new(variant);
     config.hidden = args.hidden as usize;
     config.layer2 = args.layer2 as usize;
+    config.hold_out_block = args.hold_out_block as usize;
     config.epochs = args.epochs;
     config.batch = args.batch as usize;
     config.rate = args.rate;

@@ -51,6 +51,8 @@ pub struct TrainConfig {
     /// Train the network on what the hand-written evaluation misses: its output is added
     /// to the terms' sum.
     pub on_terms: bool,
+    /// Lines held out for validation come in blocks of this many, one in ten.
+    pub hold_out_block: usize,
     /// Threads to sum gradients on (the result does not depend on it).
     pub threads: usize,
 }
@@ -69,6 +71,7 @@ impl TrainConfig {
             blend: 0.5,
             seed: 1,
             on_terms: false,
+            hold_out_block: samples::HOLD_OUT_BLOCK,
             threads: thread::available_parallelism().map_or(1, |n| n.get()),
         }
     }
@@ -135,7 +138,12 @@ fn train_game<G: Playable>(
     if config.batch == 0 || config.epochs == 0 {
         return Err("the batch and the epochs must be at least 1".into());
     }
-    let data = samples::read::<G>(sources, config.blend, config.on_terms)?;
+    let data = samples::read::<G>(
+        sources,
+        config.blend,
+        config.on_terms,
+        config.hold_out_block,
+    )?;
     // With no scores, the output is read through a default scale.
     let factor = output_factor(data.scale.unwrap_or(samples::DEFAULT_SCALE));
     let mut rng = fastrand::Rng::with_seed(config.seed);

@@ -13,15 +13,17 @@ use crate::games::Playable;
 use crate::tune::data::parse_line;
 use crate::tune::texel::best_scale;
 
-/// Lines are held out for validation in blocks of this many, one block in ten: the
-/// positions of one game stand together in a file, and a block keeps most of a game on one
-/// side, so that the validation loss is not flattered by near copies of training positions.
+/// Lines are held out for validation in blocks of this many by default, one block in ten:
+/// the positions of one game stand together in a file, and a block keeps most of a game on
+/// one side, so that the validation loss is not flattered by near copies of training
+/// positions (and by the same game's result). A game of hundreds of positions needs larger
+/// blocks: `ternion train --hold-out-block`.
 pub const HOLD_OUT_BLOCK: usize = 64;
 
 /// Whether the position of line `index` (counted over all the sources, blank lines left
-/// out) is held out for validation.
-pub fn is_held_out(index: usize) -> bool {
-    (index / HOLD_OUT_BLOCK).is_multiple_of(10)
+/// out) is held out for validation, in blocks of `block` lines.
+pub fn is_held_out(index: usize, block: usize) -> bool {
+    (index / block.max(1)).is_multiple_of(10)
 }
 
 /// A set of positions, stored flat: position `k`'s inputs are
@@ -107,11 +109,13 @@ struct Read<G> {
 
 /// Reads `sources` (each a name, for the errors, and its text) as positions of `G`, and
 /// labels each with `blend` parts score and `1 - blend` parts result; with `on_terms`, the
-/// output is to be added to the hand-written evaluation.
+/// output is to be added to the hand-written evaluation. A tenth of the lines is held out,
+/// in blocks of `hold_out_block`.
 pub fn read<G: Playable>(
     sources: &[(&str, &str)],
     blend: f64,
     on_terms: bool,
+    hold_out_block: usize,
 ) -> Result<TrainingData, String> {
     let mut read = Vec::new();
     let mut index = 0;
@@ -131,7 +135,7 @@ pub fn read<G: Playable>(
                 game: labelled.game,
                 result,
                 score,
-                held_out: is_held_out(index),
+                held_out: is_held_out(index, hold_out_block),
             });
             index += 1;
         }
@@ -173,7 +177,7 @@ pub fn read<G: Playable>(
     if training.is_empty() || validation.is_empty() {
         return Err(format!(
             "too little data: {} positions to train on, {} held out (a tenth of the lines, \
-             in blocks of {HOLD_OUT_BLOCK})",
+             in blocks of {hold_out_block})",
             training.len(),
             validation.len()
         ));
