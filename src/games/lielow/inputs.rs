@@ -117,6 +117,7 @@ mod tests {
     use super::*;
     use crate::eval::network::tests::random_network;
     use crate::games::lielow::geometry::{Board8, Board9};
+    use crate::games::lielow::weights::BoardWeights;
     use crate::rules::Rules;
 
     /// Over seeded random playouts, an accumulator kept from each move's changes equals
@@ -161,14 +162,18 @@ mod tests {
     }
 
     #[test]
-    fn the_network_built_in_reads_and_fits_the_inputs() {
-        use crate::eval::Evaluate;
-        let network = Lielow::<Board8>::shipped_network().expect("8x8 ships a network");
-        assert_eq!(network.inputs(), input_count(8));
-        assert!(network.on_terms());
-        // The same network every time it is asked for: read once.
-        let again = Lielow::<Board8>::shipped_network().expect("8x8 ships a network");
-        assert!(std::sync::Arc::ptr_eq(&network, &again));
+    fn the_networks_built_in_read_and_fit_the_inputs() {
+        fn check<G: Geometry + BoardWeights>() {
+            use crate::eval::Evaluate;
+            let network = Lielow::<G>::shipped_network().expect("each board ships a network");
+            assert_eq!(network.inputs(), input_count(G::N));
+            assert!(network.on_terms());
+            // The same network every time it is asked for: read once.
+            let again = Lielow::<G>::shipped_network().expect("each board ships a network");
+            assert!(std::sync::Arc::ptr_eq(&network, &again));
+        }
+        check::<Board8>();
+        check::<Board9>();
     }
 
     #[test]

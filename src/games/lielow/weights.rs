@@ -11,8 +11,8 @@
 //! 9x9: 141,180 positions of 6,000 games played with the hand-set table: held-out error
 //! 0.2379 by the hand-set table, 0.2226 by this one, at K = 414.3.
 //!
-//! 8x8 also ships a network trained on what these terms miss (`lielow.nnue`, added to
-//! them; docs/networks.md says how it was made); 9x9 has none yet.
+//! Each board also ships a network trained on what these terms miss (`lielow.nnue` and
+//! `lielow9.nnue`, added to them; docs/networks.md says how each was made).
 
 use std::sync::{Arc, OnceLock};
 
@@ -36,17 +36,28 @@ impl BoardWeights for Board8 {
     /// `lielow.nnue`, read once (docs/networks.md says how it was made).
     fn shipped_network() -> Option<Arc<Network>> {
         static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
-        let network = NETWORK.get_or_init(|| {
-            let bytes = include_bytes!("lielow.nnue");
-            // Checked by the tests: a file built in that does not read is a build's fault.
-            Arc::new(file::from_bytes(bytes, "lielow").expect("lielow.nnue reads as a network"))
-        });
-        Some(Arc::clone(network))
+        Some(Arc::clone(NETWORK.get_or_init(|| {
+            built_in(include_bytes!("lielow.nnue"), "lielow")
+        })))
     }
 }
 
 impl BoardWeights for Board9 {
     const WEIGHTS: &'static [i32] = &BOARD9;
+
+    /// `lielow9.nnue`, read once (docs/networks.md says how it was made).
+    fn shipped_network() -> Option<Arc<Network>> {
+        static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
+        Some(Arc::clone(NETWORK.get_or_init(|| {
+            built_in(include_bytes!("lielow9.nnue"), "lielow9")
+        })))
+    }
+}
+
+/// A network built into the binary, of `variant`.
+fn built_in(bytes: &[u8], variant: &str) -> Arc<Network> {
+    // Checked by the tests: a file built in that does not read is a build's fault.
+    Arc::new(file::from_bytes(bytes, variant).expect("a built-in network reads as one"))
 }
 
 #[rustfmt::skip]
