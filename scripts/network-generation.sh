@@ -10,7 +10,9 @@
 #     SHARDS=1                             self-play in this many shards at once (local
 #                                          processes; on a cluster, run `ternion selfplay
 #                                          --shard i/n` as scripts/match-shards.sh does)
-#     TRAIN="--hidden 64 --on-terms"       extra arguments of `ternion train`
+#     TRAIN="--hidden 32 --on-terms"       extra arguments of `ternion train` (add
+#                                          --hold-out-block 8192 for Lerontenin, whose
+#                                          games write hundreds of positions each)
 #     MATCH="--tc 2+0.02 --games 400"      the match (seeded random openings, both colours,
 #                                          stopped early by the sequential test)
 #     TERNION=target/release/ternion       the binary; it is copied into <dir> first, so
@@ -23,7 +25,7 @@ set -euo pipefail
 [ $# -ge 2 ] || { sed -n '2,20p' "$0" >&2; exit 2; }
 variant="$1" dir="$2" last="${3:-}"
 games="${GAMES:-100000}" nodes="${NODES:-4000}" seed="${SEED:-1}" shards="${SHARDS:-1}"
-train_args="${TRAIN:---hidden 64 --on-terms}"
+train_args="${TRAIN:---hidden 32 --on-terms}"
 match_args="${MATCH:---tc 2+0.02 --games 400}"
 source_binary="${TERNION:-$(cd "$(dirname "$0")/.." && pwd)/target/release/ternion}"
 
