@@ -22,7 +22,7 @@
 # train.log, <variant>.nnue, match.txt, and times.txt (the seconds of each step).
 set -euo pipefail
 
-[ $# -ge 2 ] || { sed -n '2,20p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,22p' "$0" >&2; exit 2; }
 variant="$1" dir="$2" last="${3:-}"
 games="${GAMES:-100000}" nodes="${NODES:-4000}" seed="${SEED:-1}" shards="${SHARDS:-1}"
 train_args="${TRAIN:---hidden 32 --on-terms}"
