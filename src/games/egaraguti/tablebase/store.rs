@@ -286,14 +286,7 @@ impl Table {
                 Some(Bytes::Owned(distances))
             }
             (true, false) => {
-                let mut chunk = vec![0u8; 1 << 20];
-                loop {
-                    let read = file.read(&mut chunk).map_err(cannot)?;
-                    if read == 0 {
-                        break;
-                    }
-                    hash.write(&chunk[..read]);
-                }
+                read_in_chunks(&mut file, |chunk| hash.write(chunk)).map_err(cannot)?;
                 None
             }
         };
@@ -309,6 +302,19 @@ impl Table {
     }
 }
 
+/// Reads the rest of `file` a mebibyte at a time, handing each piece to `take`: a file of
+/// gigabytes is checked without being held whole.
+fn read_in_chunks(file: &mut File, mut take: impl FnMut(&[u8])) -> io::Result<()> {
+    let mut chunk = vec![0u8; 1 << 20];
+    loop {
+        let read = file.read(&mut chunk)?;
+        if read == 0 {
+            return Ok(());
+        }
+        take(&chunk[..read]);
+    }
+}
+
 /// The SHA-256 of the table file of `material` in `dir`, in hexadecimal (`Ok(None)` when
 /// there is no such file): the published sums say whether a build gave the same bytes.
 pub fn file_sha256(dir: &Path, material: Material) -> Result<Option<String>, String> {
@@ -321,14 +327,7 @@ pub fn file_sha256(dir: &Path, material: Material) -> Result<Option<String>, Str
         Err(e) => return Err(cannot(e)),
     };
     let mut hasher = Sha256::new();
-    let mut chunk = vec![0u8; 1 << 20];
-    loop {
-        let read = file.read(&mut chunk).map_err(cannot)?;
-        if read == 0 {
-            break;
-        }
-        hasher.update(&chunk[..read]);
-    }
+    read_in_chunks(&mut file, |chunk| hasher.update(chunk)).map_err(cannot)?;
     let digest = hasher.finalize();
     Ok(Some(
         digest.iter().map(|byte| format!("{byte:02x}")).collect(),
