@@ -3,6 +3,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -403,4 +404,61 @@ fn clients_that_do_not_read_cannot_fill_the_server() {
     let (mut socket, _, _) = page_socket(&server);
     socket.send(Message::text("query variant")).unwrap();
     assert_eq!(until(&mut socket, "response"), ["response lielow"]);
+}
+
+#[test]
+fn the_servers_tables_reach_every_page_and_no_page_sets_its_own() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gui-tables");
+    let _ = std::fs::remove_dir_all(&dir);
+    let built = Command::new(env!("CARGO_BIN_EXE_ternion"))
+        .args([
+            "tables",
+            "build",
+            "egaraguti",
+            "--men",
+            "4",
+            "--distances",
+            "--dir",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(built.status.success());
+    let server = start_with(&["--tables", dir.to_str().unwrap()]);
+    for _ in 0..2 {
+        let (mut socket, _, _) = page_socket(&server);
+        socket
+            .send(Message::text(
+                "setoption name UCI_Variant value egaraguti\n\
+                 position fen 5/3/3/1/3/1w1/w1b1b w 0 1\nquery tables",
+            ))
+            .unwrap();
+        let answer = until(&mut socket, "response").pop().unwrap();
+        assert!(answer.starts_with("response "), "{answer}");
+        assert_ne!(answer, "response none");
+        socket
+            .send(Message::text(
+                "setoption name TablePath value /etc\nisready",
+            ))
+            .unwrap();
+        let replies = until(&mut socket, "readyok");
+        assert_eq!(
+            replies[0],
+            "info string error bad-option-value: TablePath: this daemon's tables are the \
+             server's (ternion gui --tables)"
+        );
+        // Refused, the tables stay.
+        socket.send(Message::text("query tables")).unwrap();
+        assert_eq!(until(&mut socket, "response").pop().unwrap(), answer);
+    }
+    // A directory without tables is no server.
+    let refused = Command::new(env!("CARGO_BIN_EXE_ternion"))
+        .args(["gui", "--port", "0", "--tables", "/no/such/dir"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).starts_with("ternion: "),
+        "{refused:?}"
+    );
 }

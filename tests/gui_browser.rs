@@ -112,4 +112,8 @@ fn the_page_plays_every_variant_in_headless_chromium() {
         stdout.contains("every variant played, checked against the reference daemon"),
         "{stdout}"
     );
+    assert!(
+        stdout.contains("the tables' values shown as tables line gives them"),
+        "{stdout}"
+    );
 }

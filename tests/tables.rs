@@ -1015,3 +1015,83 @@ fn the_audit_passes_perfect_play_and_names_a_move_that_gives_value_away() {
     );
     assert!(out.contains("1 gave value away"), "{out}");
 }
+
+/// `query tables` against `tables line`: the position's value, and every legal move with
+/// its value and distance, best first; `TablePlay` plays the tables' first move at once,
+/// but not in analysis; without tables, or in another game, the answer is `none`.
+#[test]
+fn the_protocol_shows_each_moves_value_and_plays_from_the_tables() {
+    let start = "5/1b1/b2/1/3/1w1/w1b1w w 0 1";
+    let dir = tables_dir().to_str().unwrap();
+    let line =
+        text(&ternion(&["tables", "line", "egaraguti", "--dir", dir, "--fen", start]).stdout);
+    let expected: Vec<String> = (line.lines())
+        .filter_map(|l| l.strip_prefix("move "))
+        .map(|l| {
+            l.replace(" in ", " ")
+                .replace(" plies", "")
+                .replace(" ply", "")
+        })
+        .collect();
+    let first = line.lines().find_map(|l| l.strip_prefix("line ")).unwrap();
+    let first = first.split(' ').next().unwrap();
+    let mut engine = Engine::start(&[]);
+    engine.send("setoption name UCI_Variant value egaraguti");
+    engine.send(&format!("position fen {start}"));
+    engine.send("query tables");
+    assert_eq!(
+        engine.lines_until("response").last().unwrap(),
+        "response none"
+    );
+    engine.send(&format!(
+        "setoption name TablePath value {}",
+        tables_dir().display()
+    ));
+    engine.send("query tables");
+    let answer = engine.lines_until("response").pop().unwrap();
+    let words: Vec<&str> = answer.split(' ').collect();
+    assert_eq!(&words[..3], ["response", "win", "14"], "{answer}");
+    let shown: Vec<String> = words[3..].chunks(3).map(|m| m.join(" ")).collect();
+    let mut sorted = shown.clone();
+    sorted.sort();
+    let mut given = expected.clone();
+    given.sort();
+    assert_eq!(sorted, given, "{answer}\n{line}");
+    assert!(shown[0].starts_with(&format!("{first} win ")), "{answer}");
+    let rank = |m: &String| match m.split(' ').nth(1) {
+        Some("win") => 2,
+        Some("draw") => 1,
+        _ => 0,
+    };
+    assert!(
+        shown.windows(2).all(|p| rank(&p[0]) >= rank(&p[1])),
+        "{answer}"
+    );
+
+    // Played from the tables: no search, the tables' first move.
+    engine.send("setoption name TablePlay value true");
+    engine.command(&go_depth(6));
+    let replies = engine.lines_until("bestmove");
+    assert_eq!(replies.last().unwrap(), &format!("bestmove {first}"));
+    let info = replies
+        .iter()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(
+        info.contains(" nodes 0 ") && info.contains(" tbhits 1 "),
+        "{info}"
+    );
+    // Analysis searches even so.
+    engine.send("go infinite");
+    engine.lines_until("info depth 2 ");
+    engine.send("stop");
+    engine.lines_until("bestmove");
+    // Another game has no tables to show.
+    engine.send("setoption name UCI_Variant value lielow");
+    engine.send("query tables");
+    assert_eq!(
+        engine.lines_until("response").last().unwrap(),
+        "response none"
+    );
+    engine.quit();
+}

@@ -4,6 +4,8 @@
 use std::io::Write;
 
 use clap::Args;
+use ternion::games::LoadedTables;
+use ternion::gui::PageSetup;
 
 #[derive(Debug, Args)]
 pub struct GuiArgs {
@@ -15,10 +17,24 @@ pub struct GuiArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = ternion::gui::DEFAULT_IDLE.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..))]
     idle: u64,
+    /// Egara-guti's exact tables, mapped once and asked by every page's daemon: the page
+    /// shows what they say of the position and of each move (a page cannot set
+    /// `TablePath` itself).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<std::path::PathBuf>,
 }
 
 /// Runs the command until it is killed; `Err` carries the one-line message for stderr.
 pub fn run(args: &GuiArgs) -> Result<(), String> {
+    let tables = match &args.tables {
+        None => LoadedTables::default(),
+        Some(dir) => match LoadedTables::load(dir)? {
+            tables if tables.is_empty() => {
+                return Err(format!("no tables in {}", dir.display()));
+            }
+            tables => tables,
+        },
+    };
     let (listener, address) = ternion::gui::bind(args.port)
         .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", args.port))?;
     let url = format!("http://{address}/");
@@ -27,6 +43,9 @@ pub fn run(args: &GuiArgs) -> Result<(), String> {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{url}").and_then(|()| out.flush());
     drop(out);
-    let idle = std::time::Duration::from_secs(args.idle);
-    ternion::gui::serve(listener, idle).map_err(|e| format!("the server stopped: {e}"))
+    let setup = PageSetup {
+        idle: std::time::Duration::from_secs(args.idle),
+        tables,
+    };
+    ternion::gui::serve(listener, setup).map_err(|e| format!("the server stopped: {e}"))
 }

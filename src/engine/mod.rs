@@ -20,7 +20,7 @@ use crate::core::{Outcome, Player, PositionError};
 use crate::eval::network::Network;
 use crate::games::{LoadedTables, Variant};
 use crate::search::mover::Mover;
-use crate::search::{Info, Limits, RootMove};
+use crate::search::{Exact, Info, Limits, RootMove};
 
 /// What a search tells whoever listens, in the order it happens.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -121,6 +121,21 @@ pub struct SearchJob {
     /// How to choose the move: the full search, a weakened level (a narrower search and a
     /// move drawn among its best lines) or a baseline, with the session's seeded draws.
     pub mover: Mover,
+    /// `TablePlay`: where the exact tables know every move, the full engine plays their
+    /// choice at once instead of searching (not in analysis: `go infinite`, `searchmoves`,
+    /// several lines).
+    pub tables_first: bool,
+}
+
+/// The exact tables' view of a position, as a board shows it: the position's value and
+/// every legal move's, best first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableView {
+    /// The value for the side to move.
+    pub value: Exact,
+    /// Each legal move in notation, with its value for the side that plays it, best first
+    /// (the quickest win, the longest loss).
+    pub moves: Vec<(String, Exact)>,
 }
 
 /// How setting a position ended.
@@ -159,6 +174,9 @@ pub trait Session: Send {
     /// one built in), whether or not the search uses it; `None` for a variant with no
     /// network, or once the game is over.
     fn network_eval(&self) -> Option<NetworkEval>;
+    /// What the exact tables say of the position and of each legal move; `None` without
+    /// tables for it, once the game is over, or where they do not know every move.
+    fn table_view(&self) -> Option<TableView>;
     /// The position's SVG picture, the last move of the `position` command marked.
     fn svg(&self) -> String;
     fn side_to_move(&self) -> Player;

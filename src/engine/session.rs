@@ -8,14 +8,14 @@ use std::thread::{self, JoinHandle};
 
 use super::{
     EvalChoice, EvalTerm, Event, Listener, MovesApplied, NetworkEval, SearchFlags, SearchJob,
-    Session, panic_detail,
+    Session, TableView, panic_detail,
 };
 use crate::core::{Outcome, Player, PositionError};
 use crate::eval::network::Network;
 use crate::eval::{Evaluator, feature_values};
 use crate::games::{LoadedTables, Playable, Variant};
 use crate::search::mover::Request;
-use crate::search::{RootMove, RootOptions, Searcher};
+use crate::search::{Oracle, RootMove, RootOptions, Searcher};
 
 /// A new session of `variant` at its start position, with a table of `hash_mib` MiB and
 /// one search thread.
@@ -48,6 +48,9 @@ struct GameSession<G: Playable> {
     last_move: Option<G::Move>,
     /// Shared with the search thread while a search runs.
     searcher: Arc<Mutex<Searcher<G>>>,
+    /// The exact tables the search asks, kept here too so that `query tables` answers
+    /// while a search holds the searcher.
+    oracle: Option<Arc<dyn Oracle<G>>>,
     /// The draws of the weakened levels and the baselines, going on from one move to the
     /// next.
     rng: Arc<Mutex<fastrand::Rng>>,
@@ -66,6 +69,7 @@ impl<G: Playable> GameSession<G> {
             forfeit: None,
             last_move: None,
             searcher: Arc::new(Mutex::new(Searcher::new(hash_mib))),
+            oracle: None,
             rng: Arc::new(Mutex::new(fastrand::Rng::with_seed(BASELINE_SEED))),
             network: G::shipped_network().map(|network| (network, "built in".to_owned())),
             use_network: true,
@@ -191,6 +195,21 @@ impl<G: Playable> Session for GameSession<G> {
         })
     }
 
+    fn table_view(&self) -> Option<TableView> {
+        if self.result().is_some() {
+            return None;
+        }
+        let oracle = self.oracle.as_deref()?;
+        let value = oracle.probe(&self.game)?;
+        let moves = oracle.rank_moves(&self.game)?;
+        Some(TableView {
+            value,
+            moves: (moves.into_iter())
+                .map(|ranked| (self.game.move_string(ranked.mv), ranked.exact))
+                .collect(),
+        })
+    }
+
     fn svg(&self) -> String {
         self.game.svg(self.last_move)
     }
@@ -247,6 +266,7 @@ impl<G: Playable> Session for GameSession<G> {
             forfeit: self.forfeit,
             last_move: self.last_move,
             searcher: Arc::clone(&self.searcher),
+            oracle: self.oracle.clone(),
             rng: Arc::clone(&self.rng),
             network: self.network.clone(),
             use_network: self.use_network,
@@ -266,7 +286,8 @@ impl<G: Playable> Session for GameSession<G> {
     }
 
     fn set_tables(&mut self, tables: &LoadedTables) {
-        self.searcher().set_oracle(G::oracle(tables));
+        self.oracle = G::oracle(tables);
+        self.searcher().set_oracle(self.oracle.clone());
     }
 
     fn set_evaluation(&mut self, choice: &EvalChoice) {
@@ -321,6 +342,7 @@ impl<G: Playable> Session for GameSession<G> {
                     options,
                     control: flags.control(&report),
                     levels: G::LEVELS,
+                    tables_first: job.tables_first,
                 };
                 job.mover
                     .choose(&root, request, &mut draws(&rng), &mut |info| {

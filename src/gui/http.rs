@@ -6,6 +6,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
+use super::PageSetup;
 use super::session::{self, Replayed};
 use crate::games::{Variant, strength};
 
@@ -135,9 +136,8 @@ pub fn refuse(stream: TcpStream, status: u16) {
 }
 
 /// Serves one connection whose request head is `request`, `read` being every byte read
-/// of it so far: the page, the WebSocket (closed after `idle` without a message), or an
-/// error.
-pub fn handle(stream: TcpStream, request: &Request, read: Vec<u8>, port: u16, idle: Duration) {
+/// of it so far: the page, the WebSocket (its daemon set up as `setup` says), or an error.
+pub fn handle(stream: TcpStream, request: &Request, read: Vec<u8>, port: u16, setup: &PageSetup) {
     if !host_allowed(request.host.as_deref(), port) {
         return respond(stream, 403, "text/plain", "unknown host\n");
     }
@@ -167,7 +167,7 @@ pub fn handle(stream: TcpStream, request: &Request, read: Vec<u8>, port: u16, id
                 respond(stream, 403, "text/plain", "not from this page\n");
             } else {
                 // A handshake the WebSocket library refuses is answered plainly.
-                if let Err(stream) = session::run(Replayed::new(read, stream), idle) {
+                if let Err(stream) = session::run(Replayed::new(read, stream), setup) {
                     respond(stream, 400, "text/plain", "not a WebSocket handshake\n");
                 }
             }

@@ -31,6 +31,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
 
+use crate::games::LoadedTables;
+
 /// Connections served at once; more are refused until one ends. A connection takes its
 /// slot once its request head has come: a silent connection holds none.
 pub const MAX_CONNECTIONS: usize = 16;
@@ -41,6 +43,25 @@ pub const MAX_WAITING: usize = 256;
 /// How long a page's WebSocket may send nothing before it is closed (its daemon stopped,
 /// its slot freed); the page then says to reload it.
 pub const DEFAULT_IDLE: Duration = Duration::from_secs(15 * 60);
+
+/// What the server gives every page's daemon.
+#[derive(Clone, Debug)]
+pub struct PageSetup {
+    /// How long a page's WebSocket may send nothing before it is closed.
+    pub idle: Duration,
+    /// The exact tables every page's daemon asks (mapped once, shared by all); a page
+    /// cannot set `TablePath` itself.
+    pub tables: LoadedTables,
+}
+
+impl Default for PageSetup {
+    fn default() -> Self {
+        PageSetup {
+            idle: DEFAULT_IDLE,
+            tables: LoadedTables::default(),
+        }
+    }
+}
 
 /// Binds the server to 127.0.0.1 on `port` (0: any free port) and returns the listener and
 /// the address it got.
@@ -81,9 +102,10 @@ impl Waiting {
     }
 }
 
-/// Serves the page and its WebSockets on `listener` for ever, one thread a connection; a
-/// WebSocket that sends nothing for `idle` is closed.
-pub fn serve(listener: TcpListener, idle: Duration) -> io::Result<()> {
+/// Serves the page and its WebSockets on `listener` for ever, one thread a connection, each
+/// page's daemon set up as `setup` says.
+pub fn serve(listener: TcpListener, setup: PageSetup) -> io::Result<()> {
+    let setup = Arc::new(setup);
     let port = listener.local_addr()?.port();
     let open = Arc::new(AtomicUsize::new(0));
     let waiting = Arc::new(Mutex::new(Waiting::default()));
@@ -97,6 +119,7 @@ pub fn serve(listener: TcpListener, idle: Duration) -> io::Result<()> {
             .unwrap_or_else(PoisonError::into_inner)
             .admit(&stream);
         let (open, still_waiting) = (Arc::clone(&open), Arc::clone(&waiting));
+        let setup = Arc::clone(&setup);
         let spawned = thread::Builder::new()
             .name("gui-connection".into())
             .spawn(move || {
@@ -111,7 +134,7 @@ pub fn serve(listener: TcpListener, idle: Duration) -> io::Result<()> {
                         if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
                             http::refuse_busy(stream);
                         } else {
-                            http::handle(stream, &request, read, port, idle);
+                            http::handle(stream, &request, read, port, &setup);
                         }
                         open.fetch_sub(1, Ordering::SeqCst);
                     }

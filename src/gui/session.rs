@@ -19,6 +19,7 @@ use tungstenite::protocol::frame::CloseFrame;
 use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::{Error, Message};
 
+use super::PageSetup;
 use crate::games::Variant;
 use crate::protocol::daemon::{Daemon, Sink};
 use crate::protocol::input::MAX_LINE;
@@ -38,6 +39,7 @@ pub const WRITE_TIME: Duration = Duration::from_secs(10);
 pub const PAGE_CAPS: Caps = Caps {
     hash_mib: 64,
     threads: 2,
+    table_path: false,
 };
 
 /// A connection whose first bytes were read already: reads give those bytes again first,
@@ -77,10 +79,12 @@ impl Write for Replayed {
     }
 }
 
-/// Completes the WebSocket handshake on `stream` and serves the protocol on it until the
-/// client leaves, sends `quit`, or sends nothing for `idle`. A handshake the WebSocket
-/// library refuses gives the stream back, to be answered.
-pub fn run(stream: Replayed, idle: Duration) -> Result<(), TcpStream> {
+/// Completes the WebSocket handshake on `stream` and serves the protocol on it, with a
+/// daemon set up as `setup` says, until the client leaves, sends `quit`, or sends nothing
+/// for `setup.idle`. A handshake the WebSocket library refuses gives the stream back, to
+/// be answered.
+pub fn run(stream: Replayed, setup: &PageSetup) -> Result<(), TcpStream> {
+    let idle = setup.idle;
     let config = WebSocketConfig::default()
         .max_message_size(Some(MAX_MESSAGE))
         .max_frame_size(Some(MAX_MESSAGE))
@@ -116,7 +120,9 @@ pub fn run(stream: Replayed, idle: Duration) -> Result<(), TcpStream> {
             }
         })
     };
-    let mut daemon = Daemon::new(Variant::Lielow, sink).with_caps(PAGE_CAPS);
+    let mut daemon = Daemon::new(Variant::Lielow, sink)
+        .with_caps(PAGE_CAPS)
+        .with_tables(setup.tables.clone());
     let mut last_message = Instant::now();
     'session: loop {
         let mut wrote = false;

@@ -96,6 +96,9 @@ pub enum Query {
     Svg,
     /// Why the game is over, in words for people (an extension, for GUIs).
     Reason,
+    /// What the exact tables say of the position and each legal move (an extension, for
+    /// GUIs).
+    Tables,
     /// Not a known query; the engine answers with an error and `response error`.
     Unknown(String),
 }
@@ -294,6 +297,7 @@ impl fmt::Display for Query {
             Query::Variant => f.write_str("variant"),
             Query::Svg => f.write_str("svg"),
             Query::Reason => f.write_str("reason"),
+            Query::Tables => f.write_str("tables"),
             Query::Unknown(what) => f.write_str(what),
         }
     }
@@ -534,6 +538,7 @@ fn query(input: &str) -> IResult<&str, Command> {
         map(terminated(tag("variant"), eof), |_| Query::Variant),
         map(terminated(tag("svg"), eof), |_| Query::Svg),
         map(terminated(tag("reason"), eof), |_| Query::Reason),
+        map(terminated(tag("tables"), eof), |_| Query::Tables),
         map(rest, |other: &str| {
             Query::Unknown(if other.is_empty() {
                 "(nothing asked)".to_owned()
@@ -804,6 +809,7 @@ mod tests {
         assert_eq!(parse("query fen"), Command::Query(Query::Fen));
         assert_eq!(parse("query variant"), Command::Query(Query::Variant));
         assert_eq!(parse("query reason"), Command::Query(Query::Reason));
+        assert_eq!(parse("query tables"), Command::Query(Query::Tables));
         assert_eq!(
             parse("query weather today"),
             Command::Query(Query::Unknown("weather today".into()))
@@ -901,6 +907,7 @@ mod tests {
                 Query::Variant,
                 Query::Svg,
                 Query::Reason,
+                Query::Tables,
                 Query::Unknown("weather today".into()),
             ]
             .map(Command::Query),

@@ -21,7 +21,7 @@ use super::options::{self, Caps, OPTIONS, Settings, Target};
 use crate::core::Player;
 use crate::core::printable::echo;
 use crate::engine::{Listener, MovesApplied, SearchFlags, SearchJob, Session, panic_detail};
-use crate::games::Variant;
+use crate::games::{LoadedTables, Variant};
 use crate::search::mover::Mover;
 use crate::search::{Clock, Limits};
 
@@ -73,6 +73,14 @@ impl Daemon {
     /// serving a page, one of several on the machine).
     pub fn with_caps(mut self, caps: Caps) -> Self {
         self.caps = caps;
+        self
+    }
+
+    /// The same daemon asking `tables` (loaded once by its server, shared by all its
+    /// daemons) in every game that has tables among them.
+    pub fn with_tables(mut self, tables: LoadedTables) -> Self {
+        self.settings.tables = tables;
+        self.session.set_tables(&self.settings.tables);
         self
     }
 
@@ -211,8 +219,9 @@ impl Daemon {
         let target = Target {
             settings: &mut self.settings,
             session: &mut self.session,
+            caps: self.caps,
         };
-        match option.set(target, name, value.unwrap_or_default(), self.caps) {
+        match option.set(target, name, value.unwrap_or_default()) {
             Ok(None) => {}
             Ok(Some(line)) => self.say(line),
             Err(refusal) => self.error(refusal.kind, refusal.detail),
@@ -329,12 +338,17 @@ impl Daemon {
             ..limits
         };
         let flags = SearchFlags::new(infinite, go.ponder);
+        let tables_first = self.settings.table_play
+            && !infinite
+            && searchmoves.is_empty()
+            && self.settings.multipv == 1;
         let job = SearchJob {
             limits,
             searchmoves,
             multipv: self.settings.multipv,
             ponder_move: self.settings.ponder,
             mover: self.mover(),
+            tables_first,
         };
         let sink = Arc::clone(&self.sink);
         let listener: Listener = Arc::new(move |event| sink(format::event(&event)));
@@ -398,6 +412,7 @@ impl Daemon {
             // One line: the picture's own line breaks are only layout.
             Query::Svg => session.svg().replace('\n', " "),
             Query::Reason => session.result_reason().unwrap_or_else(|| "none".to_owned()),
+            Query::Tables => format::table_view(session.table_view().as_ref()),
             Query::Unknown(other) => {
                 self.error("unknown-query", other);
                 "error".to_owned()

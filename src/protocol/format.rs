@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use crate::bench::BenchLine;
 use crate::core::{Outcome, Player};
-use crate::engine::{Event, Session};
+use crate::engine::{Event, Session, TableView};
 use crate::eval::network::Network;
 use crate::games::Variant;
 use crate::search::{Info, Score};
@@ -138,6 +138,22 @@ pub fn move_list(moves: &[String]) -> String {
     } else {
         moves.join(" ")
     }
+}
+
+/// The answer of `query tables`: `none`, or the position's value and distance for the side
+/// to move, then each legal move with its value and distance for the side that plays it,
+/// best first: `draw 0 b2b3 draw 0 c3c4 loss 7`. A distance counts the plies to the capture
+/// or block that decides the value (0 where the men count's verdict needs nothing to
+/// happen).
+pub fn table_view(view: Option<&TableView>) -> String {
+    let Some(view) = view else {
+        return "none".to_owned();
+    };
+    let mut text = format!("{} {}", view.value.wdl.name(), view.value.distance);
+    for (mv, exact) in &view.moves {
+        text.push_str(&format!(" {mv} {} {}", exact.wdl.name(), exact.distance));
+    }
+    text
 }
 
 /// The line of one bench position.

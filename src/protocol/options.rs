@@ -43,6 +43,9 @@ pub struct Caps {
     pub hash_mib: u64,
     /// The most `Threads`.
     pub threads: u64,
+    /// Whether `TablePath` may be set: not where the daemon's server gives it its tables
+    /// (a page of `ternion gui` must not open the files of a path of its choosing).
+    pub table_path: bool,
 }
 
 impl Caps {
@@ -50,6 +53,7 @@ impl Caps {
     pub const NONE: Caps = Caps {
         hash_mib: u64::MAX,
         threads: u64::MAX,
+        table_path: true,
     };
 }
 
@@ -60,6 +64,8 @@ pub struct Settings {
     pub threads: usize,
     /// The tables of `TablePath` (each game takes its own, if any).
     pub tables: LoadedTables,
+    /// `TablePlay`: where the tables know every move, `go` plays their choice at once.
+    pub table_play: bool,
     pub move_overhead: Duration,
     pub multipv: usize,
     /// `Ponder`: `bestmove` may name the expected reply.
@@ -82,6 +88,7 @@ impl Default for Settings {
             hash_mib: DEFAULT_HASH_MIB as usize,
             threads: 1,
             tables: LoadedTables::default(),
+            table_play: false,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             multipv: 1,
             ponder: false,
@@ -118,10 +125,12 @@ impl Settings {
     }
 }
 
-/// What a change of option acts on: the settings, and the session they apply to.
+/// What a change of option acts on: the settings, and the session they apply to, under
+/// the daemon's caps.
 pub struct Target<'a> {
     pub settings: &'a mut Settings,
     pub session: &'a mut Box<dyn Session>,
+    pub caps: Caps,
 }
 
 /// Why a value was not taken (or only in part): the `<kind>` and `<detail>` of the error
@@ -218,7 +227,7 @@ macro_rules! store {
 }
 
 /// Every option, in the order `ugi` lists them.
-pub const OPTIONS: [OptionSpec; 14] = [
+pub const OPTIONS: [OptionSpec; 15] = [
     OptionSpec {
         name: "UCI_Variant",
         kind: Kind::Variants {
@@ -292,6 +301,14 @@ pub const OPTIONS: [OptionSpec; 14] = [
         name: "TablePath",
         kind: Kind::Text {
             on_change: set_table_path,
+        },
+        cap: None,
+    },
+    OptionSpec {
+        name: "TablePlay",
+        kind: Kind::Check {
+            default: false,
+            on_change: |target, on| target.settings.table_play = on,
         },
         cap: None,
     },
@@ -384,6 +401,11 @@ fn set_threads(target: Target<'_>, threads: u64) -> Result<Option<String>, Refus
 /// `TablePath`: loads every table of `path` (none for `<empty>` or nothing); a directory
 /// that cannot be read, or holds no tables, changes nothing.
 fn set_table_path(target: Target<'_>, path: &str) -> Result<Option<String>, Refusal> {
+    if !target.caps.table_path {
+        return Err(Refusal::bad_value(
+            "TablePath: this daemon's tables are the server's (ternion gui --tables)".into(),
+        ));
+    }
     let path = path.trim();
     let tables = if path.is_empty() || path == "<empty>" {
         LoadedTables::default()
@@ -508,8 +530,8 @@ impl OptionSpec {
         target: Target<'_>,
         name: &str,
         text: &str,
-        caps: Caps,
     ) -> Result<Option<String>, Refusal> {
+        let caps = target.caps;
         if !self.accepts(text, caps) {
             return Err(self.refusal(name, text, caps));
         }
@@ -585,6 +607,7 @@ mod tests {
         let caps = Caps {
             hash_mib: 64,
             threads: 2,
+            table_path: true,
         };
         let hash = find("Hash").unwrap();
         assert_eq!(
@@ -637,8 +660,9 @@ mod tests {
             let target = Target {
                 settings: &mut settings,
                 session: &mut session,
+                caps: Caps::NONE,
             };
-            find(name).unwrap().set(target, name, text, Caps::NONE)
+            find(name).unwrap().set(target, name, text)
         };
         assert_eq!(set("Hash", "1"), Ok(None));
         assert_eq!(set("MultiPV", "3"), Ok(None));

@@ -31,7 +31,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 pub use self::limits::{Clock, Deadlines, Limits};
-pub use self::oracle::{Exact, Oracle};
+pub use self::oracle::{Exact, ExactMove, Oracle};
 pub use self::score::Score;
 pub use self::searchable::Searchable;
 pub use self::threads::{MAX_THREADS, Searcher, max_threads};
@@ -64,6 +64,23 @@ struct Effort {
 }
 
 impl<M> Info<M> {
+    /// The report of a move the oracle chose without a search: its exact value as the
+    /// search would score it, one position decided.
+    pub fn of_oracle(chosen: ExactMove<M>) -> Info<M> {
+        Info {
+            depth: 1,
+            seldepth: 1,
+            score: Score::from_raw(chosen.exact.raw_score(0)),
+            nodes: 0,
+            nps: 0,
+            time: Duration::ZERO,
+            hashfull: 0,
+            tbhits: Some(1),
+            multipv: None,
+            pv: vec![chosen.mv],
+        }
+    }
+
     /// The same report with its line written another way (in notation, say).
     pub fn with_pv<N>(&self, pv: Vec<N>) -> Info<N> {
         Info {

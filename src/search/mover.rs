@@ -40,6 +40,8 @@ pub struct Request<'a, G: Searchable> {
     pub control: Control<'a, G::Move>,
     /// The game's table of levels 0 to 19.
     pub levels: &'static Levels,
+    /// The full engine plays the oracle's choice where the oracle knows every move.
+    pub tables_first: bool,
 }
 
 impl<G: Searchable> Request<'_, G> {
@@ -88,7 +90,16 @@ impl Mover {
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> Vec<G::Move> {
         let baseline = match self {
-            Mover::Full => return request.search(root, on_info).pv,
+            Mover::Full => {
+                let chosen = (request.tables_first)
+                    .then(|| request.searcher.oracle()?.choose(root))
+                    .flatten();
+                if let Some(chosen) = chosen {
+                    on_info(&Info::of_oracle(chosen));
+                    return vec![chosen.mv];
+                }
+                return request.search(root, on_info).pv;
+            }
             Mover::Level(level) => {
                 let level = request.levels[usize::from(level.min(MAX_LEVEL - 1))];
                 return play_level(&level, root, request, rng, on_info);

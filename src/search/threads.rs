@@ -113,6 +113,11 @@ impl<G: Searchable> Searcher<G> {
         searcher
     }
 
+    /// The oracle of exact values the search asks, if any.
+    pub fn oracle(&self) -> Option<&Arc<dyn Oracle<G>>> {
+        self.oracle.as_ref()
+    }
+
     /// Asks `oracle` for exact values in every search from now on (`None`: no oracle).
     pub fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle<G>>>) {
         self.main.set_oracle(oracle.clone());

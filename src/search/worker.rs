@@ -16,11 +16,11 @@ use super::counts::NodeCounts;
 use super::limits::{Deadlines, Limits};
 use super::oracle::Oracle;
 use super::ordering::{self, MoveOrdering};
-use super::score::{DECIDED, INFINITY, MATE, ORACLE_WIN, Score, from_tt, to_tt};
+use super::score::{DECIDED, INFINITY, MATE, Score, from_tt, to_tt};
 use super::searchable::Searchable;
 use super::tt::{Bound, TranspositionTable, fingerprint};
 use super::{Control, Effort, Info, MAX_PLY, RootMove, RootOptions, SearchResult};
-use crate::core::{Outcome, Wdl};
+use crate::core::Outcome;
 use crate::eval::Evaluator;
 
 /// The most captures the quiescence search follows past the depth limit.
@@ -454,7 +454,7 @@ impl<G: Searchable> Worker<G> {
     fn oracle_score(&self, game: &G, ply: usize) -> Option<i32> {
         let exact = self.oracle.as_deref()?.probe(game)?;
         self.counts.add_oracle_hit();
-        Some(oracle_win_score(exact.wdl, exact.distance, ply))
+        Some(exact.raw_score(ply))
     }
 
     /// Whether the search must end now: stopped, or the team out of nodes (the others'
@@ -756,15 +756,6 @@ fn repetition_score<G: Searchable>(game: &G, ply: usize) -> i32 {
 
 /// The score of a position the oracle decides, for the side to move, `ply` plies from
 /// the root.
-fn oracle_win_score(wdl: Wdl, distance: u8, ply: usize) -> i32 {
-    let win = ORACLE_WIN - ply as i32 - distance as i32;
-    match wdl {
-        Wdl::Win => win,
-        Wdl::Draw => 0,
-        Wdl::Loss => -win,
-    }
-}
-
 /// The score of a finished game for the side to move, `ply` plies from the root: the sooner
 /// a win (the later a loss), the better.
 fn outcome_score<G: Searchable>(game: &G, outcome: Outcome, ply: usize) -> i32 {

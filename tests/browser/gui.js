@@ -13,7 +13,8 @@
 // position string, checking again. Then the study tools: the analysis of the shown position
 // (its lines must be legal lines of it, the best move drawn, the bar set), the graph of every
 // ply, and a game recorded by `ternion match --records` loaded and stepped through. Last, a
-// finished game must say its result and why.
+// finished game must say its result and why, and the exact tables' panel must show what
+// `ternion tables line` says of a position, the engine playing from them when told to.
 // It prints the page's load time and the time from a click to the engine's reply, and saves
 // a screenshot of each board.
 "use strict";
@@ -33,9 +34,15 @@ const MOVE_TIME_MS = 200;
 
 function check(condition, what) { if (!condition) throw new Error('failed: ' + what); }
 
+// Egara-guti's tables of up to 6 men (well under a second to build), for the server.
+const TABLES = path.join(shots, 'tables');
+execFileSync(binary, ['tables', 'build', 'egaraguti', '--men', '6', '--dir', TABLES, '--distances'],
+  { stdio: 'ignore' });
+
 function startServer() {
   return new Promise((resolve, reject) => {
-    const server = spawn(binary, ['gui', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const server = spawn(binary, ['gui', '--port', '0', '--tables', TABLES],
+      { stdio: ['ignore', 'pipe', 'inherit'] });
     server.stdout.once('data', (data) => resolve({ server, url: data.toString().trim() }));
     server.once('error', reject);
   });
@@ -122,6 +129,66 @@ async function redrawn(page, action) {
 
 const waitUntilQuiet = (page) => page.waitForFunction(() =>
   !document.querySelector('#status').textContent.includes('thinking'));
+
+// The tables' panel against `ternion tables line` on the same tables: the position's value
+// and distance, and every legal move's, in the same order. The page cannot point the
+// daemon at tables of its own, and the engine plays the tables' first move when told to.
+async function checkTables(page) {
+  await page.selectOption('#engine-side', 'none');
+  if ((await page.inputValue('#variant')) !== 'egaraguti') {
+    await redrawn(page, () => page.selectOption('#variant', 'egaraguti'));
+  }
+  check(await page.isHidden('#tables-panel'), 'no tables panel at the start (11 men a side)');
+  const fen = '5/1b1/b2/1/3/1w1/w1b1w w 0 1';
+  await page.fill('#fen', fen);
+  await redrawn(page, () => page.click('#load'));
+  check(await page.isVisible('#tables-panel'), 'the tables panel for 3 men against 3');
+  await page.screenshot({ path: path.join(shots, 'gui-tables-egaraguti.png') });
+  const line = execFileSync(binary, ['tables', 'line', 'egaraguti', '--dir', TABLES, '--fen', fen])
+    .toString().split('\n');
+  const head = line[0].match(/^(win|draw|loss) for the side to move(?:, decided within (\d+) plies?)?$/);
+  check(head, `tables line's first line: ${line[0]}`);
+  const shown = await page.evaluate(() => ({
+    value: $("tables-value").dataset.value, distance: $("tables-value").dataset.distance,
+    moves: [...document.querySelectorAll('#tables-moves .table-move')]
+      .map((row) => `${row.dataset.move} ${row.dataset.value} ${row.dataset.distance}`),
+  }));
+  check(shown.value === head[1] && shown.distance === (head[2] || '0'),
+    `the value: page ${shown.value} ${shown.distance}, tables line ${line[0]}`);
+  const rank = { win: 2, draw: 1, loss: 0 };
+  const expected = line.filter((l) => l.startsWith('move ')).map((l) => {
+    const [, move, value, distance] = l.match(/^move (\S+) (win|draw|loss) in (\d+) plies?$/);
+    return { move, value, distance: Number(distance) };
+  });
+  // tables line lists the moves in generation order; the page ranks them best first.
+  check(shown.moves.length === expected.length, `${shown.moves.length} moves shown, ${expected.length} legal`);
+  for (const move of expected) {
+    check(shown.moves.includes(`${move.move} ${move.value} ${move.distance}`), `move ${move.move} as tables line values it`);
+  }
+  const values = shown.moves.map((m) => rank[m.split(' ')[1]]);
+  check(values.every((v, i) => i === 0 || values[i - 1] >= v), `best first: ${shown.moves}`);
+  const best = line.find((l) => l.startsWith('line ')).split(' ')[1];
+  check(shown.moves[0].startsWith(best + ' '), `the first move shown is the line's: ${best}`);
+  // A page cannot set TablePath: its daemon's tables are the server's.
+  const refused = await page.evaluate(async () => {
+    $("error").textContent = "";
+    send("setoption name TablePath value /etc");
+    await query("fen");
+    return $("error").textContent;
+  });
+  check(refused.includes("the server's"), `TablePath refused: ${refused}`);
+  // Played from the tables, the engine's move is the tables' first.
+  await page.check('#table-play');
+  await page.selectOption('#skill', '20');
+  await page.selectOption('#engine-side', 'p1');
+  await page.waitForFunction(() => game.moves.length === 1 && !game.thinking);
+  const played = await page.evaluate(() => game.moves[0]);
+  check(played === best, `the engine played ${played} from the tables, the line's ${best}`);
+  await page.selectOption('#engine-side', 'none');
+  await page.uncheck('#table-play');
+  console.log(`the tables' values shown as tables line gives them (${expected.length} moves), ` +
+    `the engine playing from them`);
+}
 
 async function playVariant(page, reference, variant) {
   if ((await page.inputValue('#variant')) !== variant) {
@@ -290,6 +357,7 @@ async function studyVariant(page, reference, variant, records) {
     const guarded = await page.evaluate(() => { send("isready\nquit"); return $("error").textContent; });
     check(guarded === 'not sent: a command may not hold a line break', `a line break refused: ${guarded}`);
     console.log('a hostile record sent no protocol lines');
+    await checkTables(page);
     // A finished game says its result and why: Egara-guti's test fact 8, one capture of all.
     await page.selectOption('#engine-side', 'none');
     if ((await page.inputValue('#variant')) !== 'egaraguti') {

@@ -79,18 +79,63 @@ fn value_of_outcome(outcome: Outcome, before: &EgaraGuti) -> Wdl {
     }
 }
 
-/// The move the tables rank first among `values` (see the module docs), for the side to
-/// move of `game`; `None` when there is no move.
-pub fn best_move(game: &EgaraGuti, values: &[MoveValue]) -> Option<MoveValue> {
-    let best = values.iter().map(|v| v.value).max()?;
+/// `values` ranked best first for the side to move of `game` (see the module docs): by
+/// value, then, where the value is better for the mover than the men count's verdict, the
+/// shortest distance first, and where it is not, the longest; equals keep the order they
+/// came in.
+pub fn rank(game: &EgaraGuti, values: &mut [MoveValue]) {
     let default = wdl_by_count(men_of(game).material());
-    let keeping = values.iter().filter(|v| v.value == best);
-    if best > default {
-        keeping.min_by_key(|v| v.distance).copied()
-    } else {
-        // max_by_key keeps the last of equals: reverse for the first.
-        keeping.rev().max_by_key(|v| v.distance).copied()
+    values.sort_by_key(|v| {
+        let hurry = match v.value > default {
+            true => i32::from(v.distance),
+            false => -i32::from(v.distance),
+        };
+        (std::cmp::Reverse(v.value), hurry)
+    });
+}
+
+/// The move the tables rank first among `values` (see [`rank`]), for the side to move of
+/// `game`; `None` when there is no move.
+pub fn best_move(game: &EgaraGuti, values: &[MoveValue]) -> Option<MoveValue> {
+    let mut ranked = values.to_vec();
+    rank(game, &mut ranked);
+    ranked.first().copied()
+}
+
+/// The move to play from the tables, for a side that wants the most out of an opponent
+/// who may err: the first of [`rank`] (the quickest win, the longest loss), but among
+/// drawing moves the one after which the opponent has the most replies that lose (its
+/// traps), the first ranked of equals. An error as [`move_values`] gives one.
+pub fn tables_choice(game: &EgaraGuti, tables: &Tablebase) -> Result<Option<MoveValue>, String> {
+    let mut values = move_values(game, tables)?;
+    rank(game, &mut values);
+    let Some(&best) = values.first() else {
+        return Ok(None);
+    };
+    if best.value != Wdl::Draw {
+        return Ok(Some(best));
     }
+    let mut chosen = (best, traps(game, best.mv, tables));
+    for &candidate in values.iter().skip(1).take_while(|v| v.value == Wdl::Draw) {
+        let count = traps(game, candidate.mv, tables);
+        if count > chosen.1 {
+            chosen = (candidate, count);
+        }
+    }
+    Ok(Some(chosen.0))
+}
+
+/// The opponent's replies to `mv` that lose for it, as the tables know them (none where
+/// they do not know every reply).
+fn traps(game: &EgaraGuti, mv: EgaraMove, tables: &Tablebase) -> usize {
+    let mut after = game.clone();
+    after.make_move(mv);
+    if after.outcome().is_some() {
+        return 0;
+    }
+    move_values(&after, tables).map_or(0, |replies| {
+        replies.iter().filter(|r| r.value == Wdl::Loss).count()
+    })
 }
 
 /// A line of perfect play from `game`: the moves the tables rank first, to the end of the
@@ -276,5 +321,75 @@ mod tests {
                 Wdl::Draw => {}
             }
         }
+    }
+
+    #[test]
+    fn the_ranking_puts_better_values_first_and_each_in_the_order_of_best_move() {
+        let tables = solve_up_to(5);
+        let mut ranked_some = 0;
+        for start in positions(3, 2, 40, 5)
+            .into_iter()
+            .chain(positions(2, 3, 40, 6))
+        {
+            let values = move_values(&start, &tables).unwrap();
+            let mut ranked = values.clone();
+            rank(&start, &mut ranked);
+            // The same moves, values never rising, the first the one best_move picks.
+            let mut sorted = ranked.clone();
+            sorted.sort_by_key(|v| start.move_string(v.mv));
+            let mut given = values.clone();
+            given.sort_by_key(|v| start.move_string(v.mv));
+            assert_eq!(sorted, given);
+            assert!(ranked.windows(2).all(|pair| pair[0].value >= pair[1].value));
+            assert_eq!(ranked.first().copied(), best_move(&start, &values));
+            // Within a value, the order its side wants: the shortest way where the value
+            // beats the men count, else the longest.
+            let default = wdl_by_count(men_of(&start).material());
+            for pair in ranked
+                .windows(2)
+                .filter(|pair| pair[0].value == pair[1].value)
+            {
+                match pair[0].value > default {
+                    true => assert!(pair[0].distance <= pair[1].distance),
+                    false => assert!(pair[0].distance >= pair[1].distance),
+                }
+                ranked_some += 1;
+            }
+        }
+        assert!(ranked_some > 0, "no two moves of equal value in the sample");
+    }
+
+    #[test]
+    fn among_drawing_moves_the_tables_choice_sets_the_most_traps() {
+        let tables = solve_up_to(5);
+        let mut draws_with_a_choice = 0;
+        let mut traps_differed = 0;
+        for (white, black) in [(2, 2), (3, 2), (2, 3), (3, 1)] {
+            for start in positions(white, black, 60, 40 + white as u64 * 10 + black as u64) {
+                let values = move_values(&start, &tables).unwrap();
+                let chosen = tables_choice(&start, &tables).unwrap().unwrap();
+                let best = best_move(&start, &values).unwrap();
+                assert_eq!(chosen.value, best.value);
+                if chosen.value != Wdl::Draw {
+                    assert_eq!(chosen, best, "a win or a loss goes as the ranking says");
+                    continue;
+                }
+                let drawing: Vec<usize> = (values.iter())
+                    .filter(|v| v.value == Wdl::Draw)
+                    .map(|v| traps(&start, v.mv, &tables))
+                    .collect();
+                if drawing.len() < 2 {
+                    continue;
+                }
+                draws_with_a_choice += 1;
+                let most = *drawing.iter().max().unwrap();
+                assert_eq!(traps(&start, chosen.mv, &tables), most);
+                traps_differed += usize::from(drawing.iter().any(|&t| t != most));
+            }
+        }
+        assert!(
+            draws_with_a_choice > 0 && traps_differed > 0,
+            "{draws_with_a_choice} drawn positions with a choice, {traps_differed} with traps to tell apart"
+        );
     }
 }

@@ -28,10 +28,10 @@ use std::path::{Path, PathBuf};
 
 use self::index::{Material, Men};
 use self::store::{Table, wdl_by_count};
-use super::{EgaraGuti, QUIET_PLY_LIMIT};
+use super::{EgaraGuti, EgaraMove, QUIET_PLY_LIMIT};
 use crate::core::Wdl;
 use crate::rules::Rules;
-use crate::search::{Exact, Oracle};
+use crate::search::{Exact, ExactMove, Oracle};
 
 /// The places of the tables in a set: one for each material pair of 1 to 11 men a side.
 const SLOTS: usize = index::MAX_MEN * index::MAX_MEN;
@@ -250,5 +250,26 @@ impl Oracle<EgaraGuti> for Tablebase {
             wdl: probe.value,
             distance: probe.distance.unwrap_or(0),
         })
+    }
+
+    fn rank_moves(&self, game: &EgaraGuti) -> Option<Vec<ExactMove<EgaraMove>>> {
+        let mut values = line::move_values(game, self).ok()?;
+        line::rank(game, &mut values);
+        Some(values.into_iter().map(exact_move).collect())
+    }
+
+    fn choose(&self, game: &EgaraGuti) -> Option<ExactMove<EgaraMove>> {
+        line::tables_choice(game, self).ok()?.map(exact_move)
+    }
+}
+
+/// A move's value in the search's terms.
+fn exact_move(value: line::MoveValue) -> ExactMove<EgaraMove> {
+    ExactMove {
+        mv: value.mv,
+        exact: Exact {
+            wdl: value.value,
+            distance: value.distance,
+        },
     }
 }
