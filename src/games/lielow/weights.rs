@@ -37,7 +37,7 @@ impl BoardWeights for Board8 {
     fn shipped_network() -> Option<Arc<Network>> {
         static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
         Some(Arc::clone(NETWORK.get_or_init(|| {
-            built_in(include_bytes!("lielow.nnue"), "lielow")
+            file::built_in(include_bytes!("lielow.nnue"), "lielow")
         })))
     }
 }
@@ -49,15 +49,9 @@ impl BoardWeights for Board9 {
     fn shipped_network() -> Option<Arc<Network>> {
         static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
         Some(Arc::clone(NETWORK.get_or_init(|| {
-            built_in(include_bytes!("lielow9.nnue"), "lielow9")
+            file::built_in(include_bytes!("lielow9.nnue"), "lielow9")
         })))
     }
-}
-
-/// A network built into the binary, of `variant`.
-fn built_in(bytes: &[u8], variant: &str) -> Arc<Network> {
-    // Checked by the tests: a file built in that does not read is a build's fault.
-    Arc::new(file::from_bytes(bytes, variant).expect("a built-in network reads as one"))
 }
 
 #[rustfmt::skip]

@@ -75,6 +75,11 @@ impl Samples {
         )
     }
 
+    /// Sets position `k`'s target.
+    fn set_target(&mut self, k: usize, target: f32) {
+        self.targets[k] = target;
+    }
+
     /// Adds a position of `game`, whose target is `target`, its output added to `offset`.
     pub fn push<G: Playable>(&mut self, game: &G, target: f32, offset: f32) {
         let side = game.side_to_move();
@@ -99,11 +104,15 @@ pub struct TrainingData {
     pub terms_loss: f64,
 }
 
-/// One line read: the position, the result and the score for the side to move.
-struct Read<G> {
-    game: G,
+/// What a line leaves once its position's inputs are stored: what its target is made of
+/// when the scale is known. A parsed position is dropped at once (a game's state can take a
+/// kilobyte, and a run reads millions of lines).
+struct Label {
+    /// The game's result and the search's score, for the side to move.
     result: f64,
     score: Option<f64>,
+    /// The hand-written evaluation of the position, for the side to move.
+    terms: i32,
     held_out: bool,
 }
 
@@ -117,8 +126,8 @@ pub fn read<G: Playable>(
     on_terms: bool,
     hold_out_block: usize,
 ) -> Result<TrainingData, String> {
-    let mut read = Vec::new();
-    let mut index = 0;
+    let (mut training, mut validation) = (Samples::new(), Samples::new());
+    let mut labels = Vec::new();
     for &(name, text) in sources {
         for (number, line) in text.lines().enumerate() {
             let line = line.trim();
@@ -127,22 +136,33 @@ pub fn read<G: Playable>(
             }
             let labelled =
                 parse_line::<G>(line).map_err(|e| format!("{name}:{}: {e}", number + 1))?;
-            let (result, score) = match labelled.game.side_to_move() {
+            let game = labelled.game;
+            let (result, score) = match game.side_to_move() {
                 Player::P1 => (labelled.result, labelled.score.map(f64::from)),
                 Player::P2 => (1.0 - labelled.result, labelled.score.map(|s| -f64::from(s))),
             };
-            read.push(Read {
-                game: labelled.game,
+            let held_out = is_held_out(labels.len(), hold_out_block);
+            let terms = game.evaluate();
+            let offset = match on_terms {
+                true => terms as f32 / SCALE as f32,
+                false => 0.0,
+            };
+            // The target waits for the scale.
+            match held_out {
+                true => validation.push(&game, 0.0, offset),
+                false => training.push(&game, 0.0, offset),
+            }
+            labels.push(Label {
                 result,
                 score,
-                held_out: is_held_out(index, hold_out_block),
+                terms,
+                held_out,
             });
-            index += 1;
         }
     }
-    let scored: Vec<(f64, f64)> = (read.iter())
-        .filter(|r| !r.held_out)
-        .filter_map(|r| r.score.map(|score| (score, r.result)))
+    let scored: Vec<(f64, f64)> = (labels.iter())
+        .filter(|l| !l.held_out)
+        .filter_map(|l| l.score.map(|score| (score, l.result)))
         .collect();
     let scale = (!scored.is_empty()).then(|| {
         best_scale(|k| {
@@ -152,26 +172,26 @@ pub fn read<G: Playable>(
             error / scored.len() as f64
         })
     });
-    let (mut training, mut validation) = (Samples::new(), Samples::new());
+    drop(scored);
     let k = scale.unwrap_or(DEFAULT_SCALE);
     let mut terms_loss = 0.0;
-    for r in &read {
-        let target = match (r.score, scale) {
-            (Some(score), Some(k)) => blend * sigmoid(score / k) + (1.0 - blend) * r.result,
-            _ => r.result,
+    let (mut trained, mut held) = (0, 0);
+    for label in &labels {
+        let target = match (label.score, scale) {
+            (Some(score), Some(k)) => blend * sigmoid(score / k) + (1.0 - blend) * label.result,
+            _ => label.result,
         };
-        let set = match r.held_out {
+        match label.held_out {
             true => {
-                terms_loss += (sigmoid(f64::from(r.game.evaluate()) / k) - target).powi(2);
-                &mut validation
+                terms_loss += (sigmoid(f64::from(label.terms) / k) - target).powi(2);
+                validation.set_target(held, target as f32);
+                held += 1;
             }
-            false => &mut training,
-        };
-        let offset = match on_terms {
-            true => r.game.evaluate() as f32 / SCALE as f32,
-            false => 0.0,
-        };
-        set.push(&r.game, target as f32, offset);
+            false => {
+                training.set_target(trained, target as f32);
+                trained += 1;
+            }
+        }
     }
     terms_loss /= validation.len().max(1) as f64;
     if training.is_empty() || validation.is_empty() {
