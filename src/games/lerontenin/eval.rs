@@ -27,6 +27,12 @@
 //!
 //! Both are computed at every evaluation: skipping them where the race alone stands far
 //! above beta (lazy evaluation) was measured and played no better (docs/experiments.md).
+//!
+//! The engine plays with a network instead (`lerontenin.nnue`, alone, on the inputs of
+//! `inputs.rs`; docs/networks.md says how it was made): these terms stay for `Use NNUE`
+//! false, for the tuner, and for the greedy mover.
+
+use std::sync::{Arc, OnceLock};
 
 use super::army::{Army, END, Piece};
 use super::inputs;
@@ -34,7 +40,7 @@ use super::race;
 use super::weights::WEIGHTS;
 use super::{Lerontenin, LeronteninMove};
 use crate::core::Player;
-use crate::eval::network::Accumulator;
+use crate::eval::network::{Accumulator, Network, file};
 use crate::eval::{Evaluate, Evaluator, FeatureSink, fresh_accumulator};
 
 const PARTS: usize = 0;
@@ -74,6 +80,14 @@ impl Evaluate for Lerontenin {
 
     fn inputs(&self, perspective: Player, on: impl FnMut(usize)) {
         self.network_inputs(perspective, on);
+    }
+
+    /// `lerontenin.nnue`, read once (docs/networks.md says how it was made).
+    fn shipped_network() -> Option<Arc<Network>> {
+        static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
+        Some(Arc::clone(NETWORK.get_or_init(|| {
+            file::built_in(include_bytes!("lerontenin.nnue"), "lerontenin")
+        })))
     }
 
     fn state(&self, evaluator: &Evaluator) -> Accumulator {

@@ -118,6 +118,15 @@ mod tests {
     use super::*;
     use crate::rules::Rules;
 
+    #[test]
+    fn the_network_built_in_reads_and_fits_the_inputs() {
+        use crate::eval::Evaluate;
+        let network = Lerontenin::shipped_network().expect("Lerontenin ships a network");
+        assert_eq!(network.inputs(), INPUT_COUNT);
+        let again = Lerontenin::shipped_network().expect("Lerontenin ships a network");
+        assert!(std::sync::Arc::ptr_eq(&network, &again));
+    }
+
     /// Every input of every position of seeded random playouts is in range, the two
     /// perspectives see the same position with own and other swapped, and each side has
     /// exactly one SINGLE step and one descent input on.
