@@ -7,6 +7,7 @@ use std::process::{Command, Output};
 
 use ternion::arena::record::{ParsedRecord, parse_records};
 use ternion::games::{Playable, Variant};
+use ternion::rules::{Notation, Rules};
 
 const TERNION: &str = env!("CARGO_BIN_EXE_ternion");
 
@@ -837,6 +838,87 @@ fn the_shards_of_a_match_merged_are_the_whole_match() {
     let error = String::from_utf8_lossy(&output.stderr);
     assert!(
         error.contains(&format!("{}: game 1: result", bad.path())),
+        "{error}"
+    );
+}
+
+#[test]
+fn games_start_from_the_positions_of_a_starts_file() {
+    // Two Egara-guti positions of few men: pairs of games take them in turn, each played
+    // with both colours; random plies come after the file's position.
+    let starts = ["5/1b1/b2/1/3/1w1/w1b1w w 0 1", "5/3/3/1/3/1w1/w1b1b b 0 1"];
+    let file = Scratch::new("starts.txt");
+    std::fs::write(
+        &file.0,
+        format!("# two starts\n{}\n\n{}\n", starts[0], starts[1]),
+    )
+    .unwrap();
+    let random = format!("{TERNION} --play random");
+    let play = |openings: &str| {
+        let records = Scratch::new(&format!("starts-{openings}.txt"));
+        run_match(&[
+            "--engine",
+            &random,
+            "--engine",
+            &random,
+            "--variant",
+            "egaraguti",
+            "--games",
+            "6",
+            "--depth",
+            "1",
+            "--starts",
+            file.path(),
+            "--openings",
+            openings,
+            "--records",
+            records.path(),
+        ]);
+        let mut records = records.records();
+        records.sort_by_key(|r| r.tag("Game").unwrap().parse::<u32>().unwrap());
+        records
+    };
+    let records = play("0");
+    assert_eq!(records.len(), 6);
+    for (index, record) in records.iter().enumerate() {
+        assert_eq!(
+            record.tag("Start"),
+            Some(starts[index / 2 % 2]),
+            "game {index}"
+        );
+        let mut game =
+            ternion::games::egaraguti::EgaraGuti::parse_position(starts[index / 2 % 2]).unwrap();
+        for mv in &record.moves {
+            let mv = game.parse_move(mv).expect("a legal move");
+            game.make_move(mv);
+        }
+        assert!(game.outcome().is_some(), "game {index} was played out");
+    }
+    // Two random plies from each start: a position two plies on, both games of a pair alike.
+    let records = play("2");
+    for pair in records.chunks(2) {
+        assert_eq!(pair[0].tag("Start"), pair[1].tag("Start"));
+        assert!(!starts.contains(&pair[0].tag("Start").unwrap()));
+    }
+    // A file that is not one of starts is refused with its line.
+    std::fs::write(&file.0, format!("{}\nnot a position\n", starts[0])).unwrap();
+    let output = Command::new(TERNION)
+        .args([
+            "match",
+            "--engine",
+            "x",
+            "--engine",
+            "y",
+            "--variant",
+            "egaraguti",
+        ])
+        .args(["--depth", "1", "--starts", file.path()])
+        .output()
+        .unwrap();
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{error}");
+    assert!(
+        error.contains("starts.txt:2: not a position of egaraguti"),
         "{error}"
     );
 }

@@ -49,6 +49,10 @@ pub struct MatchConfig {
     pub concurrency: usize,
     /// Random plies from the start before the engines take over.
     pub opening_plies: u32,
+    /// The positions the games start from, as position strings of the variant (each pair
+    /// of games takes the next, round the list, before its random plies); empty: the
+    /// variant's start. Each is known to read and to be a game in play.
+    pub starts: Vec<String>,
     pub seed: u64,
     pub sprt: Option<Sprt>,
     pub records: Option<PathBuf>,

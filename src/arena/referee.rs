@@ -53,11 +53,19 @@ pub struct Verdict {
     pub stale_answers: [u32; 2],
 }
 
-/// Plays one game from `game` (the position after the opening, reached by `opening` from
-/// the start). `engines[0]` plays p1.
+/// Where a game's engines start: a position string (`None`: the variant's start) and the
+/// opening's moves from it, which the engines are sent before the game's own.
+#[derive(Clone, Copy, Debug)]
+pub struct Origin<'a> {
+    pub fen: Option<&'a str>,
+    pub opening: &'a [String],
+}
+
+/// Plays one game from `game` (the position after the opening, reached as `from` says).
+/// `engines[0]` plays p1.
 pub fn play<G: Playable>(
     mut game: G,
-    opening: &[String],
+    from: Origin<'_>,
     engines: [&mut EngineProcess; 2],
     limits: TimeControl,
     patience: Patience,
@@ -67,7 +75,7 @@ pub fn play<G: Playable>(
     let stale_before = [p1.stale_answers, p2.stale_answers];
     let (outcome, termination) = referee(
         &mut game,
-        opening,
+        from,
         [&mut *p1, &mut *p2],
         limits,
         patience,
@@ -94,7 +102,7 @@ struct GameLog {
 /// The moves of the game, each refereed, until it ends: how and why.
 fn referee<G: Playable>(
     game: &mut G,
-    opening: &[String],
+    from: Origin<'_>,
     engines: [&mut EngineProcess; 2],
     limits: TimeControl,
     patience: Patience,
@@ -121,7 +129,7 @@ fn referee<G: Playable>(
         }
         let side = game.side_to_move();
         let engine = &mut engines[side.index()];
-        let position = position_command(opening, &log.moves);
+        let position = position_command(from, &log.moves);
         let (go, deadline) = go_command(limits, &clocks, side, patience);
         // `isready` before every `go`: a `bestmove` still on its way from the engine's last
         // move answered no `go`, and it comes before `readyok`, so it is counted stale there
@@ -190,11 +198,11 @@ fn is_timed(limits: TimeControl) -> bool {
 }
 
 /// The whole game so far as one `position` line.
-fn position_command(opening: &[String], moves: &[String]) -> Command {
+fn position_command(from: Origin<'_>, moves: &[String]) -> Command {
     Command::Position(PositionCommand {
         variant: None,
-        fen: None,
-        moves: opening.iter().chain(moves).cloned().collect(),
+        fen: from.fen.map(str::to_owned),
+        moves: from.opening.iter().chain(moves).cloned().collect(),
     })
 }
 
@@ -341,12 +349,24 @@ mod tests {
 
     #[test]
     fn the_position_line_carries_the_whole_game() {
-        assert_eq!(position_command(&[], &[]).to_string(), "position startpos");
+        let start = |opening| Origin { fen: None, opening };
+        assert_eq!(
+            position_command(start(&[]), &[]).to_string(),
+            "position startpos"
+        );
         let opening = ["a".to_owned()];
         let moves = ["b".to_owned(), "c".to_owned()];
         assert_eq!(
-            position_command(&opening, &moves).to_string(),
+            position_command(start(&opening), &moves).to_string(),
             "position startpos moves a b c"
+        );
+        let from = Origin {
+            fen: Some("5/3/3/1/3/3/5 w 0 1"),
+            opening: &opening,
+        };
+        assert_eq!(
+            position_command(from, &moves).to_string(),
+            "position fen 5/3/3/1/3/3/5 w 0 1 moves a b c"
         );
         let clock = TimeControl::Clock {
             base: Duration::from_secs(1),

@@ -145,8 +145,12 @@ fn play_scheduled<G: Playable>(
     let first_engine_as = first_engine_colour(index);
     // The engine index playing each colour: [p1's engine, p2's engine].
     let seats = seated(first_engine_as, [0, 1]);
-    let opening = opening::<G>(config.seed, index / 2, config.opening_plies);
-    let mut game = G::start();
+    let origin = start_of_pair(config, index / 2);
+    let mut game = match origin {
+        Some(text) => G::parse_position(text).expect("the match's starts were read before"),
+        None => G::start(),
+    };
+    let opening = opening::<G>(config.seed, index / 2, config.opening_plies, &game);
     game.play_moves(opening.iter().map(String::as_str))
         .expect("openings are drawn from legal moves");
     let start = game.position_string();
@@ -199,7 +203,11 @@ fn play_scheduled<G: Playable>(
             let [first, second] = engines;
             let by_engine = [first, second].map(|engine| engine.as_mut().expect("started"));
             let at_colours = seated(first_engine_as, by_engine);
-            referee::play(game, &opening, at_colours, config.limits, config.patience)
+            let from = referee::Origin {
+                fen: origin,
+                opening: &opening,
+            };
+            referee::play(game, from, at_colours, config.limits, config.patience)
         }
     };
     if let Some(culprit) = verdict.termination.culprit() {
@@ -222,6 +230,13 @@ fn play_scheduled<G: Playable>(
         names,
         least_time_left: verdict.least_time_left,
     }
+}
+
+/// The position pair `pair` starts from before its random plies: the next of the match's
+/// starts, round the list; `None`, the variant's start.
+fn start_of_pair(config: &MatchConfig, pair: u32) -> Option<&str> {
+    let count = config.starts.len();
+    (count > 0).then(|| config.starts[pair as usize % count].as_str())
 }
 
 /// The seed of game `index` for the engine in `seat`: from the match's seed and the game's

@@ -64,15 +64,15 @@ pub fn seated<T>(first_as: Player, by_engine: [T; 2]) -> [T; 2] {
     }
 }
 
-/// Opening `pair`: `plies` random legal moves from the start, drawn from the seed, avoiding
-/// openings that end the game. The same seed and pair always give the same opening.
-pub fn opening<G: Playable>(seed: u64, pair: u32, plies: u32) -> Vec<String> {
+/// Opening `pair`: `plies` random legal moves from `start`, drawn from the seed, avoiding
+/// openings that end the game. The same seed, pair and start always give the same opening.
+pub fn opening<G: Playable>(seed: u64, pair: u32, plies: u32, start: &G) -> Vec<String> {
     const ATTEMPTS: u32 = 100;
     let mut rng =
         fastrand::Rng::with_seed(seed ^ (u64::from(pair) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let mut moves = Vec::new();
     for _ in 0..ATTEMPTS {
-        let mut game = G::start();
+        let mut game = start.clone();
         let mut line = Vec::new();
         while line.len() < plies as usize && game.outcome().is_none() {
             moves.clear();

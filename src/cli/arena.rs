@@ -3,7 +3,7 @@
 //! stdout.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
@@ -11,6 +11,7 @@ use ternion::arena::referee::{self, Patience, TimeControl};
 use ternion::arena::stats::Sprt;
 use ternion::arena::{EngineSpec, MatchConfig, Progress, Shard, run_match};
 use ternion::games::Variant;
+use ternion::rules::{Notation, Rules};
 
 #[derive(Debug, Args)]
 pub struct MatchArgs {
@@ -47,6 +48,11 @@ pub struct MatchArgs {
     /// The seed of the openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Start the games from these positions: a file of position strings of the variant, one
+    /// a line (blank lines and lines starting with # are skipped); each pair of games takes
+    /// the next, round the file, before its random plies (--openings).
+    #[arg(long, value_name = "FILE")]
+    starts: Option<PathBuf>,
     /// An engine option, `name=value` for both engines or `1:name=value` / `2:name=value`
     /// for one; may be repeated.
     #[arg(long = "option", value_name = "[N:]NAME=VALUE")]
@@ -134,6 +140,10 @@ fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
         limits: limits(args)?,
         concurrency: args.concurrency as usize,
         opening_plies: args.openings,
+        starts: match &args.starts {
+            Some(path) => read_starts(path, variant)?,
+            None => Vec::new(),
+        },
         seed: args.seed,
         sprt: (!args.sprt.is_empty())
             .then(|| Sprt::parse(&args.sprt))
@@ -149,6 +159,33 @@ fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
             .as_deref()
             .map_or(Ok(Shard::WHOLE), Shard::parse)?,
     })
+}
+
+/// The position strings of `path`, each checked to read as a position of `variant` in play;
+/// the error names the line.
+fn read_starts(path: &Path, variant: Variant) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut starts = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |what: String| format!("{}:{}: {what}", path.display(), number + 1);
+        let over = ternion::with_game!(variant, G => {
+            G::parse_position(line).map(|game| game.outcome().is_some())
+        })
+        .map_err(|e| at(format!("not a position of {variant}: {e}")))?;
+        if over {
+            return Err(at("the game is over there".into()));
+        }
+        starts.push(line.to_owned());
+    }
+    if starts.is_empty() {
+        return Err(format!("{}: no positions", path.display()));
+    }
+    Ok(starts)
 }
 
 /// Exactly one of --tc, --movetime, --depth, --nodes.

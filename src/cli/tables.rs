@@ -12,10 +12,11 @@ use ternion::games::Variant;
 use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::egaraguti::tablebase::build::{BuildConfig, build};
 use ternion::games::egaraguti::tablebase::index::MAX_MEN;
+use ternion::games::egaraguti::tablebase::index::Material;
 use ternion::games::egaraguti::tablebase::levels::{levels_of_total, parts};
 use ternion::games::egaraguti::tablebase::store::{Table, file_sha256};
 use ternion::games::egaraguti::tablebase::verify::{Coverage, verify};
-use ternion::games::egaraguti::tablebase::{Tablebase, line, men_of};
+use ternion::games::egaraguti::tablebase::{Tablebase, line, men_of, sample};
 use ternion::protocol::format::result_word;
 use ternion::rules::{Notation, Rules};
 
@@ -70,6 +71,54 @@ enum TablesCommand {
     /// One line a file, "<sum>  <file name>", the form `sha256sum -c` reads: compare a
     /// build with the sums docs/rules/egaraguti.md publishes, byte for byte.
     Sums(SumsArgs),
+    /// Print seeded random positions of one level that the tables value as asked.
+    ///
+    /// One position string a line, each at counter 0, in play, and valued --value for
+    /// the side to move by the tables of --dir: the starts of `ternion match --starts`, to
+    /// measure play where the value is known (how often a drawn start is won against a
+    /// weaker player, say). Fewer than --count when the level holds too few.
+    Starts(StartsArgs),
+}
+
+#[derive(Debug, Args)]
+struct StartsArgs {
+    /// The variant: only egaraguti has tables.
+    variant: String,
+    /// The directory of the tables.
+    #[arg(long)]
+    dir: PathBuf,
+    /// The men of each side, the first player's first: 4+4, 5+3.
+    #[arg(long, value_name = "P1+P2", value_parser = parse_men)]
+    men: [usize; 2],
+    /// The value for the side to move: win, draw or loss.
+    #[arg(long, value_parser = parse_wdl)]
+    value: Wdl,
+    /// How many positions.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    count: u32,
+    /// The seed of the draw.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+fn parse_men(text: &str) -> Result<[usize; 2], String> {
+    let side = |part: &str| match part.trim().parse::<usize>() {
+        Ok(men @ 1..=MAX_MEN) => Ok(men),
+        _ => Err(format!("'{part}' is not 1 to {MAX_MEN} men")),
+    };
+    let (first, second) = text
+        .split_once('+')
+        .ok_or_else(|| format!("'{text}' is not <men>+<men>"))?;
+    Ok([side(first)?, side(second)?])
+}
+
+fn parse_wdl(text: &str) -> Result<Wdl, String> {
+    match text {
+        "win" => Ok(Wdl::Win),
+        "draw" => Ok(Wdl::Draw),
+        "loss" => Ok(Wdl::Loss),
+        _ => Err(format!("'{text}' is not win, draw or loss")),
+    }
 }
 
 #[derive(Debug, Args)]
@@ -191,6 +240,53 @@ pub fn run(args: &TablesArgs) -> Result<(), String> {
         TablesCommand::Audit(args) => run_audit(args),
         TablesCommand::Verify(args) => run_verify(args),
         TablesCommand::Sums(args) => run_sums(args),
+        TablesCommand::Starts(args) => run_starts(args),
+    }
+}
+
+fn run_starts(args: &StartsArgs) -> Result<(), String> {
+    only_egaraguti(args.variant.parse().map_err(|e| format!("{e}"))?)?;
+    if !args.dir.is_dir() {
+        return Err(format!("no directory {}", args.dir.display()));
+    }
+    let tables = Tablebase::load_all(&args.dir)?;
+    let [first, second] = args.men;
+    let (level, other) = (first.max(second), first.min(second));
+    if tables
+        .get(Material {
+            mover: level,
+            other,
+        })
+        .is_none()
+    {
+        return Err(format!(
+            "no table of {first}+{second} men in {}",
+            args.dir.display()
+        ));
+    }
+    let found = sample::positions_of_value(
+        &tables,
+        args.men,
+        args.value,
+        args.count as usize,
+        args.seed,
+    );
+    let mut out = String::new();
+    for game in &found {
+        out.push_str(&game.position_string());
+        out.push('\n');
+    }
+    io::stdout()
+        .lock()
+        .write_all(out.as_bytes())
+        .map_err(|e| format!("cannot write: {e}"))?;
+    match found.len() < args.count as usize {
+        true => Err(format!(
+            "only {} positions of {first}+{second} men are worth a {} to the side to move",
+            found.len(),
+            args.value.name()
+        )),
+        false => Ok(()),
     }
 }
 

@@ -9,7 +9,9 @@
 //! - [`build`]: the resumable build of every level up to a number of men;
 //! - [`label`]: self-play data relabelled with the tables' exact results, for the tuner;
 //! - [`line`]: every legal move's value, and a line of perfect play;
-//! - [`verify`]: an independent check of built tables by one ply of the rules.
+//! - [`verify`]: an independent check of built tables by one ply of the rules;
+//! - [`sample`]: random positions of a level that the tables value as asked, the starts
+//!   of matches that measure play.
 //!
 //! This module owns the set of loaded tables ([`Tablebase`]) and what a probe answers
 //! ([`Probe`]). Only Egara-guti is small enough to solve this way: the other games have no
@@ -20,6 +22,7 @@ pub mod index;
 pub mod label;
 pub mod levels;
 pub mod line;
+pub mod sample;
 pub mod solve;
 pub mod store;
 pub mod verify;

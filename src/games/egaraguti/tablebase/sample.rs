@@ -1,0 +1,72 @@
+//! Seeded random positions of one level that the tables value as asked: the starts of
+//! matches that measure play where the value is known (`ternion tables starts`, read by
+//! `ternion match --starts`), such as how often an engine turns a drawn start into a win
+//! against a weaker player.
+
+use super::Tablebase;
+use crate::core::{Player, Wdl};
+use crate::games::egaraguti::EgaraGuti;
+use crate::games::egaraguti::board::POINTS;
+use crate::rules::Rules;
+
+/// Draws before giving up, per position asked for: a level may hold few positions of the
+/// value asked (a lone man against three is rarely a draw).
+const ATTEMPTS_PER_POSITION: usize = 100_000;
+
+/// `count` distinct positions with `men` men (the first player's first), at counter 0 and
+/// in play, whose value for the side to move is `value` by the tables, drawn from `seed`;
+/// fewer where the level holds too few. The same arguments give the same positions.
+pub fn positions_of_value(
+    tables: &Tablebase,
+    men: [usize; 2],
+    value: Wdl,
+    count: usize,
+    seed: u64,
+) -> Vec<EgaraGuti> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut found: Vec<EgaraGuti> = Vec::new();
+    let mut points: Vec<usize> = (0..POINTS).collect();
+    for _ in 0..count.saturating_mul(ATTEMPTS_PER_POSITION) {
+        if found.len() >= count {
+            break;
+        }
+        rng.shuffle(&mut points);
+        let set = |points: &[usize]| points.iter().fold(0u32, |s, &p| s | 1 << p);
+        let placed = [
+            set(&points[..men[0]]),
+            set(&points[men[0]..men[0] + men[1]]),
+        ];
+        let side = match rng.bool() {
+            true => Player::P1,
+            false => Player::P2,
+        };
+        let game = EgaraGuti::from_parts(placed, side, 0, 1);
+        let known = (tables.probe(&game)).is_some_and(|probe| probe.exact && probe.value == value);
+        if game.outcome().is_none() && known && !found.contains(&game) {
+            found.push(game);
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::solve::solve_up_to;
+    use super::*;
+
+    #[test]
+    fn every_position_has_the_value_asked_and_the_draw_repeats() {
+        let tables = solve_up_to(5);
+        for value in [Wdl::Win, Wdl::Draw, Wdl::Loss] {
+            let positions = positions_of_value(&tables, [3, 2], value, 12, 7);
+            assert_eq!(positions.len(), 12, "{value:?}");
+            for game in &positions {
+                assert_eq!(game.outcome(), None);
+                let count = |p| game.men(p).count_ones();
+                assert_eq!([count(Player::P1), count(Player::P2)], [3, 2]);
+                assert_eq!(tables.probe(game).map(|p| p.value), Some(value));
+            }
+            assert_eq!(positions, positions_of_value(&tables, [3, 2], value, 12, 7));
+        }
+    }
+}
