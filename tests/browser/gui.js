@@ -180,8 +180,10 @@ async function checkTables(page) {
   // Played from the tables, the engine's move is the tables' first.
   await page.check('#table-play');
   await page.selectOption('#skill', '20');
-  await page.selectOption('#engine-side', 'p1');
-  await page.waitForFunction(() => game.moves.length === 1 && !game.thinking);
+  // The board is drawn anew once the position after the engine's move is shown: only then
+  // is the page done with it.
+  await redrawn(page, () => page.selectOption('#engine-side', 'p1'));
+  check(await page.evaluate(() => game.moves.length === 1 && !game.thinking), 'one engine move');
   const played = await page.evaluate(() => game.moves[0]);
   check(played === best, `the engine played ${played} from the tables, the line's ${best}`);
   await page.selectOption('#engine-side', 'none');
