@@ -64,6 +64,22 @@ fn self_play(args: &[&str]) -> Output {
     run_match(&all)
 }
 
+/// `ternion match` of two engines that are never started (`x` and `y`) in `variant`: for
+/// command lines refused before any game.
+fn setup_only_match(variant: &str) -> Command {
+    let mut command = Command::new(TERNION);
+    command.args([
+        "match",
+        "--engine",
+        "x",
+        "--engine",
+        "y",
+        "--variant",
+        variant,
+    ]);
+    command
+}
+
 fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).expect("utf-8 summary")
 }
@@ -707,20 +723,8 @@ fn options_nobody_takes_are_reported() {
     // ternion takes Hash: no warning about engine 1.
     assert!(!error.contains("engine 1 (ternion"), "{error}");
     // An engine that is not in the match.
-    let output = Command::new(TERNION)
-        .args([
-            "match",
-            "--engine",
-            "x",
-            "--engine",
-            "y",
-            "--variant",
-            "lielow",
-            "--nodes",
-            "1",
-            "--option",
-            "3:Hash=1",
-        ])
+    let output = setup_only_match("lielow")
+        .args(["--nodes", "1", "--option", "3:Hash=1"])
         .output()
         .expect("the ternion binary runs");
     let error = String::from_utf8_lossy(&output.stderr);
@@ -902,16 +906,7 @@ fn games_start_from_the_positions_of_a_starts_file() {
     }
     // A file that is not one of starts is refused with its line.
     std::fs::write(&file.0, format!("{}\nnot a position\n", starts[0])).unwrap();
-    let output = Command::new(TERNION)
-        .args([
-            "match",
-            "--engine",
-            "x",
-            "--engine",
-            "y",
-            "--variant",
-            "egaraguti",
-        ])
+    let output = setup_only_match("egaraguti")
         .args(["--depth", "1", "--starts", file.path()])
         .output()
         .unwrap();
