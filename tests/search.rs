@@ -872,6 +872,7 @@ fn multipv_lines_from_the_start<G: Searchable>() {
     let options = RootOptions {
         only: Vec::new(),
         multipv: 3,
+        ..RootOptions::default()
     };
     let (result, infos) = search_lines(&game, &to_depth(4), &options);
     let last: Vec<&Info<_>> = infos.iter().filter(|i| i.depth == 4).collect();
@@ -917,7 +918,7 @@ fn searchmoves_keeps_the_search_to_the_moves_given() {
         .collect();
     let options = RootOptions {
         only: allowed.clone(),
-        multipv: 1,
+        ..RootOptions::default()
     };
     let (result, infos) = search_lines(&game, &to_depth(4), &options);
     assert!(allowed.contains(&result.best.expect("a move")));
@@ -933,7 +934,7 @@ fn searchmoves_keeps_the_search_to_the_moves_given() {
             .filter(|mv| !allowed.contains(mv))
             .filter(|&mv| game.parse_move(&other.move_string(mv)).is_err())
             .collect(),
-        multipv: 1,
+        ..RootOptions::default()
     };
     let (result, _) = search_lines(&game, &to_depth(3), &foreign);
     assert_eq!(result.score, Score::Mate(1));
@@ -1058,7 +1059,7 @@ fn a_search_with_nothing_to_choose_reports_its_own_seldepth() {
     game.generate_moves(&mut moves);
     let only = RootOptions {
         only: vec![moves[0]],
-        multipv: 1,
+        ..RootOptions::default()
     };
     let mut infos = Vec::new();
     searcher.search_with(&game, &to_depth(6), &only, control, &mut |info| {
@@ -1117,4 +1118,58 @@ fn a_long_search_reports_each_root_move_it_starts_on() {
         &mut |_| {},
     );
     assert_eq!(quiet.into_inner().unwrap(), 0);
+}
+
+/// Lerontenin with the first player one move from the end of its descending sequence:
+/// any move of its S draws at once, and its other pieces are free to move. `side` is the
+/// side to move: "L" the first player, "D" the second.
+fn on_the_descending_sequence(side: &str) -> Lerontenin {
+    position(&format!(
+        "{side} S@0#0,D@2,T@3,Q@4,P@5,X@6,H@7 S@0#0,D@0,T@0,Q@0,P@0,X@0,H@0 6/0 12"
+    ))
+}
+
+fn with_contempt(contempt: i32) -> RootOptions<<Lerontenin as Rules>::Move> {
+    RootOptions {
+        contempt,
+        ..RootOptions::default()
+    }
+}
+
+#[test]
+fn contempt_scores_a_draw_by_the_rules_below_zero_for_the_root_side() {
+    let game = on_the_descending_sequence("L");
+    let draw = game.parse_move("S-1").expect("legal");
+    for contempt in [0, 150] {
+        let only_the_draw = RootOptions {
+            only: vec![draw],
+            ..with_contempt(contempt)
+        };
+        let (result, _) = search_lines(&game, &to_depth(3), &only_the_draw);
+        assert_eq!(result.score, Score::Centipawns(-contempt));
+    }
+    // With all the contempt there is, any other move is better than the draw.
+    let (result, _) = search_lines(&game, &to_depth(3), &with_contempt(1000));
+    assert_ne!(result.best, Some(draw));
+    assert!(
+        matches!(result.score, Score::Centipawns(cp) if cp > -1000),
+        "{:?}",
+        result.score
+    );
+}
+
+#[test]
+fn contempt_makes_the_draw_the_opponent_can_take_its_best_line() {
+    // The other side to move at the root: whatever it plays, the first player can draw,
+    // and to the root's side that draw is worth minus the contempt, to its opponent plus.
+    let game = on_the_descending_sequence("D");
+    assert_eq!(game.side_to_move(), Player::P2);
+    let (result, _) = search_lines(&game, &to_depth(3), &with_contempt(1000));
+    assert_eq!(result.score, Score::Centipawns(-1000));
+    let (result, _) = search_lines(&game, &to_depth(3), &with_contempt(150));
+    assert!(
+        matches!(result.score, Score::Centipawns(cp) if cp <= -150),
+        "{:?}",
+        result.score
+    );
 }

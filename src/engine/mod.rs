@@ -125,6 +125,9 @@ pub struct SearchJob {
     /// choice at once instead of searching (not in analysis: `go infinite`, `searchmoves`,
     /// several lines).
     pub tables_first: bool,
+    /// `Contempt`: how far below zero the search scores a draw by the rules for the side it
+    /// moves for, in centipawns.
+    pub contempt: i32,
 }
 
 /// The exact tables' view of a position, as a board shows it: the position's value and

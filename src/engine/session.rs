@@ -328,6 +328,7 @@ impl<G: Playable> Session for GameSession<G> {
                 .filter_map(|text| root.parse_move(text).ok())
                 .collect(),
             multipv: job.multipv.max(1),
+            contempt: job.contempt,
         };
         thread::spawn(move || {
             // The best line of the last completed iteration: the answer if the search fails.

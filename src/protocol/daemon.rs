@@ -349,6 +349,7 @@ impl Daemon {
             ponder_move: self.settings.ponder,
             mover: self.mover(),
             tables_first,
+            contempt: self.settings.contempt,
         };
         let sink = Arc::clone(&self.sink);
         let listener: Listener = Arc::new(move |event| sink(format::event(&event)));

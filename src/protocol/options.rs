@@ -34,6 +34,9 @@ pub const MAX_PERFT_DEPTH: u32 = 64;
 /// it); past this the search's own bound on plies would cut it anyway.
 pub const MAX_BENCH_DEPTH: u32 = 64;
 const MAX_MULTIPV: u64 = 64;
+/// The most `Contempt`: ten pawns, past which a draw would rank below positions the
+/// evaluation calls lost.
+const MAX_CONTEMPT: u64 = 1000;
 
 /// The most a daemon may take, below the table's bounds: a daemon serving a page of
 /// `ternion gui`, one of several on one machine, takes less than one a GUI starts alone.
@@ -70,6 +73,8 @@ pub struct Settings {
     pub multipv: usize,
     /// `Ponder`: `bestmove` may name the expected reply.
     pub ponder: bool,
+    /// `Contempt`: how far below zero the engine scores a draw by the rules, in centipawns.
+    pub contempt: i32,
     /// `Skill Level`: the strength `go` plays at, unless limited by Elo.
     pub skill_level: u8,
     /// `UCI_LimitStrength` and `UCI_Elo`: when set, `go` plays at the level of the current
@@ -92,6 +97,7 @@ impl Default for Settings {
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             multipv: 1,
             ponder: false,
+            contempt: 0,
             skill_level: MAX_LEVEL,
             limit_strength: false,
             elo: strength::MAX_ELO,
@@ -203,6 +209,10 @@ fn max_multipv() -> u64 {
     MAX_MULTIPV
 }
 
+fn max_contempt() -> u64 {
+    MAX_CONTEMPT
+}
+
 fn max_skill_level() -> u64 {
     u64::from(MAX_LEVEL)
 }
@@ -227,7 +237,7 @@ macro_rules! store {
 }
 
 /// Every option, in the order `ugi` lists them.
-pub const OPTIONS: [OptionSpec; 15] = [
+pub const OPTIONS: [OptionSpec; 16] = [
     OptionSpec {
         name: "UCI_Variant",
         kind: Kind::Variants {
@@ -294,6 +304,16 @@ pub const OPTIONS: [OptionSpec; 15] = [
         kind: Kind::Check {
             default: false,
             on_change: |target, on| target.settings.ponder = on,
+        },
+        cap: None,
+    },
+    OptionSpec {
+        name: "Contempt",
+        kind: Kind::Spin {
+            default: 0,
+            min: 0,
+            max: max_contempt,
+            on_change: store!(contempt as i32),
         },
         cap: None,
     },

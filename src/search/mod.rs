@@ -190,6 +190,10 @@ pub struct RootOptions<M> {
     pub only: Vec<M>,
     /// The number of best root moves to find, each with its own line (at least 1).
     pub multipv: usize,
+    /// `Contempt`, in centipawns: how far below zero the root's side scores a draw by the
+    /// rules (its opponent as far above), so that an engine facing a weaker side plays on
+    /// instead of taking a draw it need not. Negative values welcome draws.
+    pub contempt: i32,
 }
 
 impl<M> Default for RootOptions<M> {
@@ -197,6 +201,7 @@ impl<M> Default for RootOptions<M> {
         RootOptions {
             only: Vec::new(),
             multipv: 1,
+            contempt: 0,
         }
     }
 }

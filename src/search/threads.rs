@@ -296,6 +296,7 @@ impl<'a, G: Searchable> HelpersAtWork<'a, G> {
         let helper_options = RootOptions {
             only: options.only.clone(),
             multipv: 1,
+            contempt: options.contempt,
         };
         for helper in helpers {
             *helper.link.lock() = HelperState::Given(Job {

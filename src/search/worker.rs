@@ -20,7 +20,7 @@ use super::score::{DECIDED, INFINITY, MATE, Score, from_tt, to_tt};
 use super::searchable::Searchable;
 use super::tt::{Bound, TranspositionTable, fingerprint};
 use super::{Control, Effort, Info, MAX_PLY, RootMove, RootOptions, SearchResult};
-use crate::core::Outcome;
+use crate::core::{Outcome, Player};
 use crate::eval::Evaluator;
 
 /// The most captures the quiescence search follows past the depth limit.
@@ -86,6 +86,10 @@ pub(super) struct Worker<G: Searchable> {
     /// Root moves to leave out (the lines already found in this iteration, the moves not
     /// in `searchmoves`). When any are left out, the root's result is not stored.
     root_excluded: Vec<G::Move>,
+    /// The side to move at the root, and what a draw by the rules is worth to it (minus the
+    /// search's contempt): the other side scores the same draw the other way.
+    root_side: Player,
+    root_draw: i32,
 }
 
 impl<G: Searchable> Worker<G> {
@@ -119,6 +123,8 @@ impl<G: Searchable> Worker<G> {
             interruptible: false,
             stopped: false,
             root_excluded: Vec::with_capacity(256),
+            root_side: Player::P1,
+            root_draw: 0,
         }
     }
 
@@ -176,6 +182,8 @@ impl<G: Searchable> Worker<G> {
         self.interruptible = self.is_helper();
         self.stopped = false;
         self.ordering.new_search();
+        self.root_side = root.side_to_move();
+        self.root_draw = -options.contempt;
 
         let mut game = root.clone();
         self.eval_states.clear();
@@ -202,11 +210,14 @@ impl<G: Searchable> Worker<G> {
         if root_moves.len() <= 1 {
             // Game over, or one move to choose from: nothing to choose, only the score to tell.
             result.score = Score::from_raw(match root_moves.first() {
-                None => outcome_score(&game, game.outcome().expect("no move: game over"), 0),
+                None => {
+                    let outcome = game.outcome().expect("no move: game over");
+                    self.outcome_score(&game, outcome, 0)
+                }
                 Some(&only) => {
                     let undo = game.make_move(only);
                     let score = match game.outcome() {
-                        Some(outcome) => -outcome_score(&game, outcome, 1),
+                        Some(outcome) => -self.outcome_score(&game, outcome, 1),
                         None => -game.evaluate_by(&self.evaluator),
                     };
                     game.unmake_move(only, undo);
@@ -437,15 +448,48 @@ impl<G: Searchable> Worker<G> {
     #[inline]
     fn settled_score(&self, game: &G, ply: usize) -> Option<i32> {
         if let Some(outcome) = game.outcome() {
-            return Some(outcome_score(game, outcome, ply));
+            return Some(self.outcome_score(game, outcome, ply));
         }
         if ply == 0 {
             return None;
         }
         if game.repeats_earlier_position() {
-            return Some(repetition_score(game, ply));
+            return Some(self.repetition_score(game, ply));
         }
         self.oracle_score(game, ply)
+    }
+
+    /// The score of a finished game for the side to move, `ply` plies from the root: the
+    /// sooner a win (the later a loss), the better.
+    #[inline]
+    fn outcome_score(&self, game: &G, outcome: Outcome, ply: usize) -> i32 {
+        match outcome {
+            Outcome::Draw => self.draw_score(game),
+            Outcome::Win(winner) if winner == game.side_to_move() => MATE - ply as i32,
+            Outcome::Win(_) => -MATE + ply as i32,
+        }
+    }
+
+    /// The score of a position that occurred before, for the side to move: how the game's
+    /// repetition rule would decide the cycle, a decided game short of a proven one.
+    #[inline]
+    fn repetition_score(&self, game: &G, ply: usize) -> i32 {
+        match game.repetition_outcome() {
+            Outcome::Draw => self.draw_score(game),
+            Outcome::Win(winner) if winner == game.side_to_move() => DECIDED - ply as i32,
+            Outcome::Win(_) => -DECIDED + ply as i32,
+        }
+    }
+
+    /// A draw by the rules for the side to move: the contempt below zero for the root's
+    /// side, as far above for the other. (A draw the oracle proves stays 0: it is the
+    /// value under best play, not a way out the other side may miss.)
+    #[inline]
+    fn draw_score(&self, game: &G) -> i32 {
+        match game.side_to_move() == self.root_side {
+            true => self.root_draw,
+            false => -self.root_draw,
+        }
     }
 
     /// The score the oracle gives the position, where it knows it (counted as a table
@@ -741,27 +785,5 @@ fn late_move_reduction<G: Searchable>(depth: i32, index: usize, ordering_score: 
     } else {
         let plies = (depth as f32).ln() * (index as f32).ln() / LATE_MOVE_DIVISOR;
         (plies.round() as i32).clamp(1, depth - 2)
-    }
-}
-
-/// The score of a position that occurred before, for the side to move: how the game's
-/// repetition rule would decide the cycle, a decided game short of a proven one.
-fn repetition_score<G: Searchable>(game: &G, ply: usize) -> i32 {
-    match game.repetition_outcome() {
-        Outcome::Draw => 0,
-        Outcome::Win(winner) if winner == game.side_to_move() => DECIDED - ply as i32,
-        Outcome::Win(_) => -DECIDED + ply as i32,
-    }
-}
-
-/// The score of a position the oracle decides, for the side to move, `ply` plies from
-/// the root.
-/// The score of a finished game for the side to move, `ply` plies from the root: the sooner
-/// a win (the later a loss), the better.
-fn outcome_score<G: Searchable>(game: &G, outcome: Outcome, ply: usize) -> i32 {
-    match outcome {
-        Outcome::Draw => 0,
-        Outcome::Win(winner) if winner == game.side_to_move() => MATE - ply as i32,
-        Outcome::Win(_) => -MATE + ply as i32,
     }
 }
