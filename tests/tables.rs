@@ -15,8 +15,7 @@ use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::egaraguti::board::{POINTS, RANKS_TOP_DOWN};
 use ternion::games::egaraguti::tablebase::index::Material;
 use ternion::games::egaraguti::tablebase::label::relabel_all;
-use ternion::games::egaraguti::tablebase::solve;
-use ternion::games::egaraguti::tablebase::store::Table;
+use ternion::games::egaraguti::tablebase::table::Table;
 use ternion::games::egaraguti::tablebase::{Residence, Tablebase};
 use ternion::protocol::command::{Command as Protocol, GoCommand, PositionCommand};
 use ternion::protocol::reply::Reply;
@@ -367,7 +366,7 @@ fn random_position(rng: &mut fastrand::Rng, white: usize, black: usize) -> Egara
 #[test]
 fn every_win_the_search_proves_the_tables_know() {
     let tables = Tablebase::load_all(tables_dir()).unwrap();
-    assert_eq!(solve::complete_up_to(&tables), 6);
+    assert_eq!(tables.complete_up_to(), 6);
     let mut rng = fastrand::Rng::with_seed(19);
     let mut searcher = Searcher::<EgaraGuti>::new(16);
     let stop = AtomicBool::new(false);

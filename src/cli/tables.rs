@@ -11,10 +11,10 @@ use ternion::core::{Outcome, Player, Wdl};
 use ternion::games::Variant;
 use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::egaraguti::tablebase::build::{BuildConfig, build};
+use ternion::games::egaraguti::tablebase::file::{self, file_sha256};
 use ternion::games::egaraguti::tablebase::index::MAX_MEN;
 use ternion::games::egaraguti::tablebase::index::Material;
 use ternion::games::egaraguti::tablebase::levels::{levels_of_total, parts};
-use ternion::games::egaraguti::tablebase::store::{Table, file_sha256};
 use ternion::games::egaraguti::tablebase::verify::{Coverage, verify};
 use ternion::games::egaraguti::tablebase::{Tablebase, line, men_of, sample};
 use ternion::protocol::format::result_word;
@@ -299,7 +299,7 @@ fn run_sums(args: &SumsArgs) -> Result<(), String> {
     let mut files = 0;
     for material in (2..=2 * MAX_MEN).flat_map(levels_of_total).flat_map(parts) {
         if let Some(sum) = file_sha256(&args.dir, material)? {
-            writeln!(out, "{sum}  {}", Table::file_name(material))
+            writeln!(out, "{sum}  {}", file::file_name(material))
                 .map_err(|e| format!("cannot write: {e}"))?;
             files += 1;
         }

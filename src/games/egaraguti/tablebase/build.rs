@@ -9,11 +9,12 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::Tablebase;
+use super::file;
 use super::index::{INDEXER, Material};
 use super::levels::{levels_of_total, lower_materials, parts};
+use super::set::Tablebase;
 use super::solve::{LevelReport, solve_level};
-use super::store::Table;
+use super::table::Table;
 
 /// What to build.
 #[derive(Clone, Debug)]
@@ -95,7 +96,7 @@ pub fn build(
             if !tables.load(material)? {
                 return Err(format!(
                     "the table {} is missing: build fewer men first",
-                    Table::file_name(material)
+                    file::file_name(material)
                 ));
             }
         }

@@ -22,7 +22,7 @@
 
 use std::sync::LazyLock;
 
-use crate::core::BitSet;
+use crate::core::{BitSet, Wdl};
 use crate::games::egaraguti::board::{NAMES, POINTS, point_by_name};
 
 /// The number of symmetries of the board, the identity first.
@@ -79,6 +79,15 @@ impl Material {
 impl std::fmt::Display for Material {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}v{}", self.mover, self.other)
+    }
+}
+
+/// The result by counting men, the verdict of the 40-ply rule and of repetition.
+pub fn wdl_by_count(material: Material) -> Wdl {
+    match material.mover.cmp(&material.other) {
+        std::cmp::Ordering::Greater => Wdl::Win,
+        std::cmp::Ordering::Equal => Wdl::Draw,
+        std::cmp::Ordering::Less => Wdl::Loss,
     }
 }
 

@@ -12,8 +12,8 @@
 
 use std::path::Path;
 
+use super::file;
 use super::index::{MAX_MEN, Material};
-use super::store::Table;
 
 /// The levels of the pairs with `total` men, each as its pair with the larger (or equal)
 /// men to move first.
@@ -74,7 +74,7 @@ pub fn missing_tables(present: impl Fn(Material) -> bool) -> Vec<Material> {
 /// Refuses the set of table files in `dir` if it has a hole, with the one line of
 /// [`hole_error`]; an empty directory has none.
 pub fn refuse_holes(dir: &Path) -> Result<(), String> {
-    let missing = missing_tables(|material| Table::path(dir, material).is_file());
+    let missing = missing_tables(|material| file::path(dir, material).is_file());
     match missing.is_empty() {
         true => Ok(()),
         false => Err(hole_error(&dir.display().to_string(), &missing)),

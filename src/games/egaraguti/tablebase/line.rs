@@ -10,8 +10,8 @@
 //! the order the moves are generated in. A capture decides at once, a step one ply sooner
 //! than its position does.
 
-use super::store::wdl_by_count;
-use super::{Tablebase, men_of};
+use super::index::wdl_by_count;
+use super::set::{Tablebase, men_of};
 use crate::core::{Outcome, Wdl};
 use crate::games::egaraguti::{EgaraGuti, EgaraMove};
 use crate::rules::{Notation, Rules};

@@ -32,10 +32,11 @@
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use super::Tablebase;
+use super::file;
 use super::index::{INDEXER, MAX_MEN, Material, Men};
-use super::levels::{levels_of_total, lower_materials, parts};
-use super::store::Table;
+use super::levels::{lower_materials, parts};
+use super::set::Tablebase;
+use super::table::Table;
 use crate::core::BitSet;
 use crate::core::Wdl;
 use crate::games::egaraguti::board::{ALL_POINTS, JUMPABLE, LEAP_TO, MOST_NEIGHBOURS, NEIGHBOURS};
@@ -67,20 +68,6 @@ pub struct LevelReport {
     /// The longest forced result with no limit (0 when none is beyond it).
     pub longest_beyond: u8,
     pub seconds: f64,
-}
-
-/// The most men on the board such that every level of that many men or fewer is in
-/// `tables`.
-pub fn complete_up_to(tables: &Tablebase) -> usize {
-    (2..=2 * MAX_MEN)
-        .take_while(|&total| {
-            levels_of_total(total)
-                .into_iter()
-                .flat_map(parts)
-                .all(|m| tables.get(m).is_some())
-        })
-        .last()
-        .unwrap_or(0)
 }
 
 /// The level's entries as one range: each part's table follows the one before.
@@ -274,7 +261,7 @@ pub fn solve_level(
     {
         return Err(format!(
             "the table {} is needed first to solve {level}",
-            Table::file_name(missing)
+            file::file_name(missing)
         ));
     }
     let parts = parts(level);
@@ -583,6 +570,7 @@ fn tables_of(level: &Level, equal: bool, with_distances: bool) -> (Vec<Table>, L
 /// unit tests.
 #[cfg(test)]
 pub(super) fn solve_up_to(men: usize) -> Tablebase {
+    use super::levels::levels_of_total;
     let mut tables = Tablebase::default();
     for total in 2..=men {
         for level in levels_of_total(total) {
@@ -599,7 +587,8 @@ pub(super) fn solve_up_to(men: usize) -> Tablebase {
 mod tests {
     use std::collections::HashMap;
 
-    use super::super::store::wdl_by_count;
+    use super::super::index::wdl_by_count;
+    use super::super::levels::levels_of_total;
     use super::*;
     use crate::core::{Outcome, Player};
     use crate::games::egaraguti::EgaraGuti;

@@ -22,11 +22,13 @@
 use std::path::Path;
 use std::time::Instant;
 
-use super::Tablebase;
+use super::file;
+use super::index::wdl_by_count;
 use super::index::{INDEXER, Material, Men};
 use super::levels::{levels_of_total, lower_materials, parts, refuse_holes};
+use super::set::Tablebase;
 use super::solve::{best_capture, can_step, for_each_step};
-use super::store::{Table, wdl_by_count};
+use super::table::Table;
 use crate::core::{Player, Wdl};
 use crate::games::egaraguti::{EgaraGuti, QUIET_PLY_LIMIT};
 use crate::rules::Notation;
@@ -116,14 +118,14 @@ pub fn verify(
             if let Some(table) = tables.iter().find(|t| !t.has_distances()) {
                 return Err(format!(
                     "{} has no distances: the check needs a build with --distances",
-                    Table::file_name(table.material())
+                    file::file_name(table.material())
                 ));
             }
             for material in lower_materials(level) {
                 if !lower.load(material)? {
                     return Err(format!(
                         "{} is missing: {level} cannot be checked without it",
-                        Table::file_name(material)
+                        file::file_name(material)
                     ));
                 }
             }
