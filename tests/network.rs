@@ -145,13 +145,14 @@ fn eval_file_loads_a_network_of_its_variant_and_refuses_anything_else() {
     harness.send("setoption name UCI_Variant value lielow");
     assert_eq!(harness.eval_tail(), loaded);
 
-    // A game with no network refuses any file.
+    // Another game refuses the file: it is a network of Lielow, not of Egara-guti.
     harness.send("setoption name UCI_Variant value egaraguti");
     let said = harness.send(&format!("setoption name EvalFile value {}", good.display()));
     assert!(
-        said.len() == 1 && said[0].contains("egaraguti has no network"),
+        said.len() == 1 && said[0].contains("a network of lielow, not of egaraguti"),
         "{said:?}"
     );
+    assert!(harness.eval_tail()[0].ends_with("by the terms"));
 
     // `<empty>`: the one built in (or the terms, in a variant with none).
     harness.send("setoption name UCI_Variant value lielow");

@@ -37,6 +37,10 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("utf-8 output")
 }
 
+fn path_str(path: &Path) -> &str {
+    path.to_str().expect("a path in UTF-8")
+}
+
 /// A fresh directory for one test.
 fn fresh_dir(name: &str) -> PathBuf {
     // Under target/, so that the shared tables left at the end are not scattered in /tmp.
@@ -1093,4 +1097,109 @@ fn the_protocol_shows_each_moves_value_and_plays_from_the_tables() {
         "response none"
     );
     engine.quit();
+}
+
+#[test]
+fn a_network_taught_by_the_tables_keeps_values_the_terms_give_away() {
+    let dir = tables_dir();
+    let scratch = fresh_dir("teach");
+    let data = scratch.join("data.txt");
+    let output = ternion(&[
+        "tables",
+        "data",
+        "egaraguti",
+        "--dir",
+        path_str(dir),
+        "--positions",
+        "2000",
+        "--seed",
+        "1",
+        "--out",
+        path_str(&data),
+    ]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let lines = std::fs::read_to_string(&data).unwrap();
+    // Every level of the set, 2,000 positions each, labelled from the first player's side.
+    let levels = text(&output.stderr)
+        .lines()
+        .filter(|l| l.contains(": 2000 positions"))
+        .count();
+    assert_eq!(levels, 9, "{}", text(&output.stderr));
+    assert_eq!(lines.lines().count(), 9 * 2000);
+    assert!(
+        lines
+            .lines()
+            .all(|l| ["1 ", "0.5 ", "0 "].iter().any(|r| l.starts_with(r)))
+    );
+
+    let network = scratch.join("taught.nnue");
+    let output = ternion(&[
+        "train",
+        "egaraguti",
+        "--data",
+        path_str(&data),
+        "--out",
+        path_str(&network),
+        "--hidden",
+        "16",
+        "--epochs",
+        "8",
+        "--batch",
+        "256",
+        "--hold-out-block",
+        "512",
+        "--scale",
+        "400",
+        "--threads",
+        "1",
+    ]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stderr).contains("scale K = 400"),
+        "{}",
+        text(&output.stderr)
+    );
+
+    let output = ternion(&[
+        "tables",
+        "one-ply",
+        "egaraguti",
+        "--dir",
+        path_str(dir),
+        "--positions",
+        "500",
+        "--seed",
+        "2",
+        "--eval-file",
+        path_str(&network),
+    ]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let out = text(&output.stdout);
+    let all: Vec<f64> = (out.lines().find(|l| l.trim_start().starts_with("all ")))
+        .expect("a total row")
+        .split_whitespace()
+        .skip(3)
+        .map(|share| share.parse().unwrap())
+        .collect();
+    // The share of positions where some move gives the value away whose one-ply choice
+    // keeps it: the network, taught by these tables, well above the hand-written terms.
+    let (terms, taught) = (all[0], all[1]);
+    assert!(
+        taught >= terms + 10.0,
+        "terms {terms}%, network {taught}%\n{out}"
+    );
+
+    // Another game's network is refused with one line.
+    let foreign = ternion(&[
+        "tables",
+        "one-ply",
+        "egaraguti",
+        "--dir",
+        path_str(dir),
+        "--eval-file",
+        "src/games/lielow/lielow.nnue",
+    ]);
+    assert!(!foreign.status.success());
+    assert!(text(&foreign.stderr).contains("a network of lielow, not of egaraguti"));
+    std::fs::remove_dir_all(&scratch).ok();
 }

@@ -12,6 +12,7 @@ pub mod selfplay;
 pub mod show;
 pub mod stats;
 pub mod tables;
+mod teach;
 pub mod train;
 pub mod tune;
 

@@ -21,6 +21,7 @@ use ternion::protocol::format::result_word;
 use ternion::rules::{Notation, Rules};
 
 use super::position::PositionArgs;
+use super::teach::{self, DataArgs, OnePlyArgs};
 
 #[derive(Debug, Args)]
 pub struct TablesArgs {
@@ -78,6 +79,20 @@ enum TablesCommand {
     /// measure play where the value is known (how often a drawn start is won against a
     /// weaker player, say). Fewer than --count when the level holds too few.
     Starts(StartsArgs),
+    /// Write positions of every level labelled with their exact values, for `ternion train`.
+    ///
+    /// Draws --positions positions in play at counter 0 from each level of --dir, and writes
+    /// each as "<result> <position> ; <score>" from the first player's side: the result the
+    /// tables' value (1, 0.5, 0), the score the same with the distance (a nearer win
+    /// scores higher). The data of a network that learns the solved game.
+    Data(DataArgs),
+    /// Measure how often an evaluation's one-ply choice keeps a position's value.
+    ///
+    /// Draws --positions positions in play at counter 0 from each level of --dir; in those
+    /// where some legal move gives the value away, counts how often the move that looks
+    /// best one ply ahead keeps it, by the hand-written terms and, with --eval-file, by a
+    /// network. Prints a row per level and a total.
+    OnePly(OnePlyArgs),
 }
 
 #[derive(Debug, Args)]
@@ -241,6 +256,14 @@ pub fn run(args: &TablesArgs) -> Result<(), String> {
         TablesCommand::Verify(args) => run_verify(args),
         TablesCommand::Sums(args) => run_sums(args),
         TablesCommand::Starts(args) => run_starts(args),
+        TablesCommand::Data(args) => {
+            only_egaraguti(args.variant.parse().map_err(|e| format!("{e}"))?)?;
+            teach::run_data(args)
+        }
+        TablesCommand::OnePly(args) => {
+            only_egaraguti(args.variant.parse().map_err(|e| format!("{e}"))?)?;
+            teach::run_one_ply(args)
+        }
     }
 }
 

@@ -46,6 +46,12 @@ pub struct TrainArgs {
     /// to 1 (the score alone).
     #[arg(long, default_value_t = 0.5)]
     blend: f64,
+    /// The scale K of the scores, in centipawns (a score s counts as the expected result
+    /// sigmoid(s / K)), instead of the scale fitted to the data: for scores that are labels
+    /// rather than a search's, which predict the results exactly (the tables' data of
+    /// `ternion tables data`, whose fitted K would shrink to nothing).
+    #[arg(long, value_name = "K", value_parser = parse_scale)]
+    scale: Option<f64>,
     /// Train the network on what the hand-written evaluation misses: the engine adds its
     /// output to the terms' sum.
     #[arg(long)]
@@ -56,6 +62,15 @@ pub struct TrainArgs {
     /// Threads to train on (the network does not depend on it); all cores by default.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
+}
+
+fn parse_scale(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(k) if (10.0..=10_000.0).contains(&k) => Ok(k),
+        _ => Err(format!(
+            "the scale is from 10 to 10000 centipawns, not '{text}'"
+        )),
+    }
 }
 
 /// Runs the command; `Err` carries the one-line message for stderr.
@@ -92,6 +107,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     config.rate = args.rate;
     config.decay = args.decay;
     config.blend = args.blend;
+    config.scale = args.scale;
     config.seed = args.seed;
     config.on_terms = args.on_terms;
     if let Some(threads) = args.threads {

@@ -23,11 +23,13 @@
 //! The weights are in `weights.rs`.
 
 use super::board::POINTS;
+use super::inputs;
 use super::line_space::{HAS_HIGH_NEIGHBOUR, HAS_LOW_NEIGHBOUR, ON_LINES, to_lines, to_points};
 use super::weights::WEIGHTS;
 use super::{EgaraGuti, EgaraMove};
 use crate::core::{BitSet, Player};
-use crate::eval::{Evaluate, Evaluator, FeatureSink};
+use crate::eval::network::Accumulator;
+use crate::eval::{Evaluate, Evaluator, FeatureSink, fresh_accumulator};
 
 const MEN: usize = 0;
 const STEPS: usize = 1;
@@ -77,12 +79,44 @@ fn feature_name(index: usize) -> String {
 }
 
 impl Evaluate for EgaraGuti {
-    /// Every term is worked out at each position: nothing is kept from move to move.
-    type State = ();
+    /// The terms are worked out at each position; a network's accumulator is kept (empty
+    /// when the search evaluates with the terms), recomputed at each move from the
+    /// position's few inputs (`inputs.rs` says why). The game ships no network: a network
+    /// taught by the tables is loaded with `EvalFile` (docs/networks.md).
+    type State = Accumulator;
 
-    fn state(&self, _: &Evaluator) {}
+    const INPUTS: usize = inputs::INPUT_COUNT;
 
-    fn update(&self, _: &Evaluator, _: &(), _: (), _: &mut ()) {}
+    fn inputs(&self, perspective: Player, on: impl FnMut(usize)) {
+        self.network_inputs(perspective, on);
+    }
+
+    fn state(&self, evaluator: &Evaluator) -> Accumulator {
+        match evaluator.network() {
+            Some(network) => fresh_accumulator(self, network),
+            None => Accumulator::default(),
+        }
+    }
+
+    #[inline]
+    fn update(&self, evaluator: &Evaluator, _: &Accumulator, _: (), child: &mut Accumulator) {
+        if let Some(network) = evaluator.network() {
+            self.refresh_accumulator(network, child);
+        }
+    }
+
+    /// The network's output from the accumulator the search kept (added to the terms for
+    /// a network trained on what they miss), or the terms.
+    #[inline]
+    fn evaluate_with(&self, evaluator: &Evaluator, state: &Accumulator) -> i32 {
+        match evaluator.network() {
+            Some(network) if network.on_terms() => {
+                self.evaluate() + network.evaluate(state, self.side)
+            }
+            Some(network) => network.evaluate(state, self.side),
+            None => self.evaluate(),
+        }
+    }
 
     fn feature_count() -> usize {
         FEATURE_COUNT

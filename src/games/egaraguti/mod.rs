@@ -15,6 +15,7 @@ pub mod board;
 mod diagram;
 mod eval;
 mod hints;
+mod inputs;
 mod line_space;
 mod svg;
 pub mod tablebase;

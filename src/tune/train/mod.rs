@@ -47,6 +47,9 @@ pub struct TrainConfig {
     pub decay: f32,
     /// The share of the target the search's score makes (the rest is the game's result).
     pub blend: f64,
+    /// The scale `K` the scores are read through, in centipawns; `None`: fitted to the
+    /// data (the scale at which the scores predict the results best).
+    pub scale: Option<f64>,
     pub seed: u64,
     /// Train the network on what the hand-written evaluation misses: its output is added
     /// to the terms' sum.
@@ -69,6 +72,7 @@ impl TrainConfig {
             rate: 0.002,
             decay: 0.92,
             blend: 0.5,
+            scale: None,
             seed: 1,
             on_terms: false,
             hold_out_block: samples::HOLD_OUT_BLOCK,
@@ -141,6 +145,7 @@ fn train_game<G: Playable>(
     let data = samples::read::<G>(
         sources,
         config.blend,
+        config.scale,
         config.on_terms,
         config.hold_out_block,
     )?;

@@ -97,7 +97,8 @@ impl Samples {
 pub struct TrainingData {
     pub training: Samples,
     pub validation: Samples,
-    /// The fitted scale of the scores, in centipawns (`None`: no line had a score).
+    /// The scale of the scores, fitted or given, in centipawns (`None`: no line had a
+    /// score).
     pub scale: Option<f64>,
     /// The loss of the hand-written evaluation on the validation positions, through the
     /// same sigmoid: the mark a network has to beat.
@@ -117,12 +118,14 @@ struct Label {
 }
 
 /// Reads `sources` (each a name, for the errors, and its text) as positions of `G`, and
-/// labels each with `blend` parts score and `1 - blend` parts result; with `on_terms`, the
+/// labels each with `blend` parts score and `1 - blend` parts result, the scores read
+/// through `scale` where given, else through the scale fitted to them; with `on_terms`, the
 /// output is to be added to the hand-written evaluation. A tenth of the lines is held out,
 /// in blocks of `hold_out_block`.
 pub fn read<G: Playable>(
     sources: &[(&str, &str)],
     blend: f64,
+    scale: Option<f64>,
     on_terms: bool,
     hold_out_block: usize,
 ) -> Result<TrainingData, String> {
@@ -165,11 +168,13 @@ pub fn read<G: Playable>(
         .filter_map(|l| l.score.map(|score| (score, l.result)))
         .collect();
     let scale = (!scored.is_empty()).then(|| {
-        best_scale(|k| {
-            let error: f64 = (scored.iter())
-                .map(|&(score, result)| (sigmoid(score / k) - result).powi(2))
-                .sum();
-            error / scored.len() as f64
+        scale.unwrap_or_else(|| {
+            best_scale(|k| {
+                let error: f64 = (scored.iter())
+                    .map(|&(score, result)| (sigmoid(score / k) - result).powi(2))
+                    .sum();
+                error / scored.len() as f64
+            })
         })
     });
     drop(scored);

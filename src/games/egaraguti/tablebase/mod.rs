@@ -20,6 +20,7 @@
 //!   starts of matches) and [`oracle`] (the tables as the search's oracle).
 
 pub mod build;
+pub mod distill;
 pub mod file;
 pub mod index;
 pub mod label;

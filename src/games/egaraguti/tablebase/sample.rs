@@ -23,30 +23,51 @@ pub fn positions_of_value(
     count: usize,
     seed: u64,
 ) -> Vec<EgaraGuti> {
-    let mut rng = fastrand::Rng::with_seed(seed);
     let mut found: Vec<EgaraGuti> = Vec::new();
-    let mut points: Vec<usize> = (0..POINTS).collect();
+    let mut draw = RandomPositions::new(seed);
     for _ in 0..count.saturating_mul(ATTEMPTS_PER_POSITION) {
         if found.len() >= count {
             break;
         }
-        rng.shuffle(&mut points);
-        let set = |points: &[usize]| points.iter().fold(0u32, |s, &p| s | 1 << p);
-        let placed = [
-            set(&points[..men[0]]),
-            set(&points[men[0]..men[0] + men[1]]),
-        ];
-        let side = match rng.bool() {
-            true => Player::P1,
-            false => Player::P2,
-        };
-        let game = EgaraGuti::from_parts(placed, side, 0, 1);
+        let game = draw.next(men);
         let known = (tables.probe(&game)).is_some_and(|probe| probe.exact && probe.value == value);
         if game.outcome().is_none() && known && !found.contains(&game) {
             found.push(game);
         }
     }
     found
+}
+
+/// Seeded random positions at counter 0: men placed uniformly on the points, either side
+/// to move, legal or finished alike.
+pub struct RandomPositions {
+    rng: fastrand::Rng,
+    /// The points, shuffled afresh for each position (from the last shuffle's order).
+    points: [usize; POINTS],
+}
+
+impl RandomPositions {
+    pub fn new(seed: u64) -> Self {
+        RandomPositions {
+            rng: fastrand::Rng::with_seed(seed),
+            points: std::array::from_fn(|point| point),
+        }
+    }
+
+    /// The next position with `men` men (the first player's first).
+    pub fn next(&mut self, men: [usize; 2]) -> EgaraGuti {
+        self.rng.shuffle(&mut self.points);
+        let set = |points: &[usize]| points.iter().fold(0u32, |s, &p| s | 1 << p);
+        let placed = [
+            set(&self.points[..men[0]]),
+            set(&self.points[men[0]..men[0] + men[1]]),
+        ];
+        let side = match self.rng.bool() {
+            true => Player::P1,
+            false => Player::P2,
+        };
+        EgaraGuti::from_parts(placed, side, 0, 1)
+    }
 }
 
 #[cfg(test)]
