@@ -81,10 +81,11 @@ enum TablesCommand {
     Starts(StartsArgs),
     /// Write positions of every level labelled with their exact values, for `ternion train`.
     ///
-    /// Draws --positions positions in play at counter 0 from each level of --dir, and writes
-    /// each as "<result> <position> ; <score>" from the first player's side: the result the
-    /// tables' value (1, 0.5, 0), the score the same with the distance (a nearer win
-    /// scores higher). The data of a network that learns the solved game.
+    /// Draws --positions positions in play from each level of --dir, at counter 0 (or, with
+    /// --any-counter, at any counter where the tables know the value), and writes each as
+    /// "<result> <position> ; <score>" from the first player's side: the result the tables'
+    /// value (1, 0.5, 0), the score the same with the distance (a nearer win scores
+    /// higher). The data of a network that learns the solved game.
     Data(DataArgs),
     /// Measure how often an evaluation's one-ply choice keeps a position's value.
     ///

@@ -29,6 +29,11 @@ pub struct DataArgs {
     /// The seed of the draw.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Draw each position's 40-ply counter from 0 to 39 (the label is its value at that
+    /// counter, where the tables know it), not only 0: what a network needs to know the
+    /// 40-ply rule.
+    #[arg(long)]
+    any_counter: bool,
     /// Where to write the lines (stdout if not given).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -78,7 +83,8 @@ pub fn run_data(args: &DataArgs) -> Result<(), String> {
     let mut written = 0;
     for level in &levels {
         let men = [level.mover, level.other];
-        let labelled = labelled_positions(&tables, men, args.positions as usize, &mut positions);
+        let count = args.positions as usize;
+        let labelled = labelled_positions(&tables, men, count, args.any_counter, &mut positions);
         for label in &labelled {
             writeln!(out, "{}", label.training_line()).map_err(|e| format!("cannot write: {e}"))?;
         }
@@ -114,7 +120,8 @@ pub fn run_one_ply(args: &OnePlyArgs) -> Result<(), String> {
     let mut positions = RandomPositions::new(args.seed);
     for level in &levels {
         let men = [level.mover, level.other];
-        let labelled = labelled_positions(&tables, men, args.positions as usize, &mut positions);
+        let count = args.positions as usize;
+        let labelled = labelled_positions(&tables, men, count, false, &mut positions);
         let mut row = vec![Keeping::default(); evaluators.len()];
         for label in &labelled {
             for (keeping, (_, evaluator)) in row.iter_mut().zip(&evaluators) {

@@ -1,29 +1,31 @@
 //! Egara-guti's inputs for a network (`eval::network`), seen from each player's side: one
-//! input for each of the perspective's own men on each of the 23 points, then one for each
-//! of the other side's, 46 in all.
+//! input for each of the perspective's own men on each of the 23 points, one for each of
+//! the other side's, and one for each value of the 40-ply counter, 86 in all.
 //!
 //! Men are all alike (no kings, no promotion) and move along the lines in any direction, so
 //! where each man stands is the whole position but for the side to move (the network's
-//! own: its accumulator comes first in the output) and the 40-ply counter. The board is not
+//! own: its accumulator comes first in the output) and the counter. The board is not
 //! folded by its symmetries: which men share a side of the board is what decides the leaps.
-//! The counter is not an input: the network is taught the tables' values, which are the
-//! values at a counter of 0 (the game under best play from a fresh count), and a search
-//! sees the 40-ply rule's end itself where it comes within reach.
+//! The counter (the plies since the last capture, 0 to 39) says how long a lead in men has
+//! to hold before the 40-ply rule gives the game to it, and whether a win that needs more
+//! plies is still a win: the same input for both perspectives.
 //!
-//! A capture chain removes several men at once, and the inputs of a position are few (22 at
+//! A capture chain removes several men at once, and the inputs of a position are few (23 at
 //! most a perspective), so the evaluation's state is recomputed from the position at each
 //! move rather than kept from the move's changes.
 
-use super::EgaraGuti;
 use super::board::POINTS;
+use super::{EgaraGuti, QUIET_PLY_LIMIT};
 use crate::core::Player;
 use crate::eval::network::{Accumulator, Network};
 
-/// The number of inputs a perspective: own men, then the other side's, on each point.
-pub const INPUT_COUNT: usize = 2 * POINTS;
+/// Where the counter's inputs start, after own men and the other side's on each point.
+const COUNTER: usize = 2 * POINTS;
+/// The number of inputs a perspective.
+pub const INPUT_COUNT: usize = COUNTER + QUIET_PLY_LIMIT as usize;
 
-/// The most men on the board, and so the most inputs on a perspective.
-const MOST_ON: usize = 22;
+/// The most inputs on a perspective: a man on every point but one, and the counter.
+const MOST_ON: usize = 22 + 1;
 
 impl EgaraGuti {
     /// Calls `on` with each input on in this position, from `perspective`'s side.
@@ -36,6 +38,7 @@ impl EgaraGuti {
                 men &= men - 1;
             }
         }
+        on(COUNTER + self.quiet_plies().min(QUIET_PLY_LIMIT - 1) as usize);
     }
 
     /// Makes `accumulator` this position's for `network` (it must be the network's).
@@ -59,9 +62,10 @@ mod tests {
     use crate::rules::Rules;
 
     /// Every input of every position of seeded random playouts is in range, one for each
-    /// man, and the two perspectives see the same position with own and other swapped.
+    /// man and one for the counter, and the two perspectives see the same position with own
+    /// and other swapped.
     #[test]
-    fn inputs_are_one_per_man_and_mirror_between_the_perspectives() {
+    fn inputs_are_the_men_and_the_counter_and_mirror_between_the_perspectives() {
         let mut rng = fastrand::Rng::with_seed(5);
         for _ in 0..20 {
             let mut game = EgaraGuti::start();
@@ -72,11 +76,19 @@ mod tests {
                     game.network_inputs(perspective, |input| seen.push(input));
                     assert!(seen.iter().all(|&input| input < INPUT_COUNT));
                     let men = (game.men(Player::P1) | game.men(Player::P2)).count_ones();
-                    assert_eq!(seen.len(), men as usize);
+                    assert_eq!(seen.len(), men as usize + 1);
+                    let counter = COUNTER + game.quiet_plies() as usize;
+                    assert_eq!(
+                        seen.iter().filter(|&&i| i >= COUNTER).collect::<Vec<_>>(),
+                        [&counter]
+                    );
                     let mut other = Vec::new();
                     game.network_inputs(perspective.opponent(), |input| other.push(input));
-                    let mut swapped: Vec<usize> =
-                        seen.iter().map(|&i| (i + POINTS) % INPUT_COUNT).collect();
+                    let swap = |i: usize| match i < COUNTER {
+                        true => (i + POINTS) % COUNTER,
+                        false => i,
+                    };
+                    let mut swapped: Vec<usize> = seen.iter().map(|&i| swap(i)).collect();
                     swapped.sort_unstable();
                     other.sort_unstable();
                     assert_eq!(swapped, other);

@@ -3,8 +3,10 @@
 //! measure of what an evaluation learnt: how often its one-ply choice keeps a position's
 //! value (`ternion tables one-ply`).
 //!
-//! A position is labelled at counter 0, where the tables' value is the position's own:
-//! the result is the value (1, 0.5 or 0), and the score says the same with the distance:
+//! A position is labelled with its value at its own 40-ply counter, drawn at 0 (where the
+//! tables' value is always the position's own) or at any (where the tables know it: the
+//! value is the men count's verdict, or its distance fits in the plies left). The result
+//! is the value (1, 0.5 or 0), and the score says the same with the distance:
 //! a win is worth [`WIN_SCORE`] less [`SCORE_PER_PLY`] for each ply to the capture or block
 //! that decides it, so that the nearer win ranks higher, and a loss the opposite.
 
@@ -24,7 +26,7 @@ pub const SCORE_PER_PLY: i32 = 10;
 /// Draws before giving up on a level that holds too few positions in play.
 const ATTEMPTS_PER_POSITION: usize = 1000;
 
-/// A position and its exact value at counter 0, for the side to move.
+/// A position and its exact value at its counter, for the side to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Labelled {
     pub game: EgaraGuti,
@@ -62,12 +64,15 @@ impl Labelled {
 }
 
 /// Up to `count` positions in play with `men` men (the first player's first) from
-/// `positions`, each with its value by `tables`; fewer where the level holds too few in
-/// play. Positions may repeat in small levels.
+/// `positions`, at counter 0 or, with `any_counter`, at any, each with its value at its
+/// counter by `tables` (a position whose value at its counter the tables do not know is
+/// drawn again); fewer where the level holds too few in play. Positions may repeat in
+/// small levels.
 pub fn labelled_positions(
     tables: &Tablebase,
     men: [usize; 2],
     count: usize,
+    any_counter: bool,
     positions: &mut RandomPositions,
 ) -> Vec<Labelled> {
     let mut found = Vec::with_capacity(count);
@@ -75,7 +80,10 @@ pub fn labelled_positions(
         if found.len() >= count {
             break;
         }
-        let game = positions.next(men);
+        let game = match any_counter {
+            true => positions.next_at_any_counter(men),
+            false => positions.next(men),
+        };
         if game.outcome().is_some() {
             continue;
         }
@@ -169,11 +177,12 @@ mod tests {
     fn labels_follow_the_tables_and_read_back_as_training_lines() {
         let tables = solve_up_to(5);
         let mut positions = RandomPositions::new(3);
-        let labelled = labelled_positions(&tables, [3, 2], 50, &mut positions);
+        let labelled = labelled_positions(&tables, [3, 2], 50, true, &mut positions);
         assert_eq!(labelled.len(), 50);
         for label in &labelled {
             assert_eq!(label.game.outcome(), None);
             let probe = tables.probe(&label.game).expect("in the tables");
+            assert!(probe.exact);
             assert_eq!(label.value, probe.value);
             let line = label.training_line();
             let (result, rest) = line.split_once(' ').unwrap();
@@ -193,6 +202,10 @@ mod tests {
             let score: i32 = score.parse().unwrap();
             assert_eq!(score.signum(), [-1, 0, 1][for_p1 as usize], "{line}");
         }
+        // Drawn at every counter, not only at 0.
+        let counters: std::collections::HashSet<u32> =
+            labelled.iter().map(|l| l.game.quiet_plies()).collect();
+        assert!(counters.len() > 10, "{counters:?}");
         // Nearer wins score higher.
         let win = |distance| Labelled {
             game: EgaraGuti::start(),
@@ -208,7 +221,7 @@ mod tests {
         let tables = solve_up_to(6);
         let mut positions = RandomPositions::new(9);
         let mut terms = Keeping::default();
-        for label in labelled_positions(&tables, [3, 3], 200, &mut positions) {
+        for label in labelled_positions(&tables, [3, 3], 200, false, &mut positions) {
             terms.add(&tables, &label.game, &Evaluator::Terms).unwrap();
             // The tables' best move keeps the value by definition; check the bookkeeping
             // against it.

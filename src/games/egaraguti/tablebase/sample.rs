@@ -5,8 +5,8 @@
 
 use super::set::Tablebase;
 use crate::core::{Player, Wdl};
-use crate::games::egaraguti::EgaraGuti;
 use crate::games::egaraguti::board::POINTS;
+use crate::games::egaraguti::{EgaraGuti, QUIET_PLY_LIMIT};
 use crate::rules::Rules;
 
 /// Draws before giving up, per position asked for: a level may hold few positions of the
@@ -38,8 +38,8 @@ pub fn positions_of_value(
     found
 }
 
-/// Seeded random positions at counter 0: men placed uniformly on the points, either side
-/// to move, legal or finished alike.
+/// Seeded random positions: men placed uniformly on the points, either side to move, legal
+/// or finished alike, at counter 0 or at any.
 pub struct RandomPositions {
     rng: fastrand::Rng,
     /// The points, shuffled afresh for each position (from the last shuffle's order).
@@ -67,6 +67,15 @@ impl RandomPositions {
             false => Player::P2,
         };
         EgaraGuti::from_parts(placed, side, 0, 1)
+    }
+
+    /// The next position with `men` men as [`RandomPositions::next`] draws it, its 40-ply
+    /// counter drawn from 0 to 39.
+    pub fn next_at_any_counter(&mut self, men: [usize; 2]) -> EgaraGuti {
+        let game = self.next(men);
+        let counter = self.rng.u32(..QUIET_PLY_LIMIT);
+        let men = [game.men(Player::P1), game.men(Player::P2)];
+        EgaraGuti::from_parts(men, game.side_to_move(), counter, 1)
     }
 }
 
