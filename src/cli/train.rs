@@ -10,9 +10,10 @@ use ternion::tune::train::{TrainConfig, train};
 
 #[derive(Debug, Args)]
 pub struct TrainArgs {
-    /// The variant: lielow (8x8), lielow9 (9x9) or lerontenin.
+    /// The variant: lielow (8x8), lielow9 (9x9), lerontenin, or egaraguti (taught by its
+    /// tables: `ternion tables data`).
     variant: String,
-    /// Files written by `ternion selfplay` for this variant.
+    /// Files written by `ternion selfplay` (or `ternion tables data`) for this variant.
     #[arg(long, required = true, num_args = 1.., value_name = "FILE")]
     data: Vec<PathBuf>,
     /// Where to write the network.
