@@ -791,26 +791,12 @@ fn lerontenin_at_depth_3_against(opponent: Player2) -> Tally {
 }
 
 #[test]
-fn the_search_outplays_a_random_mover_at_lerontenin() {
-    let tally = lerontenin_at_depth_3_against(Player2::Random);
-    assert!(tally.score() >= 0.86, "{tally:?}");
-}
-
-#[test]
-#[ignore = "Lerontenin target not reached: 89.8% measured (178/3/19) (docs/networks.md)"]
 fn the_search_scores_95_percent_against_a_random_mover_at_lerontenin() {
     let tally = lerontenin_at_depth_3_against(Player2::Random);
     assert!(tally.score() >= 0.95, "{tally:?}");
 }
 
 #[test]
-fn the_search_outplays_a_greedy_player_at_lerontenin() {
-    let tally = lerontenin_at_depth_3_against(Player2::Greedy);
-    assert!(tally.score() >= 0.62, "{tally:?}");
-}
-
-#[test]
-#[ignore = "Lerontenin target not reached: 66.8% measured (132/3/65) (docs/networks.md)"]
 fn the_search_scores_75_percent_against_a_greedy_player_at_lerontenin() {
     let tally = lerontenin_at_depth_3_against(Player2::Greedy);
     assert!(tally.score() >= 0.75, "{tally:?}");
