@@ -178,6 +178,32 @@ pub fn fresh_accumulator<G: Evaluate>(game: &G, network: &Network) -> Accumulato
     accumulator
 }
 
+/// The accumulator `evaluator` keeps for `game`: worked out afresh for a network, empty
+/// for the terms (a search with no network keeps nothing).
+pub fn accumulator_for<G: Evaluate>(game: &G, evaluator: &Evaluator) -> Accumulator {
+    match evaluator.network() {
+        Some(network) => fresh_accumulator(game, network),
+        None => Accumulator::default(),
+    }
+}
+
+/// A position's value by `evaluator` for `side` to move, from the `accumulator` the search
+/// kept: the network's output (added to the terms for a network trained on what they
+/// miss), or the terms; `terms` is called only when they are needed.
+#[inline]
+pub fn network_or_terms(
+    evaluator: &Evaluator,
+    accumulator: &Accumulator,
+    side: Player,
+    terms: impl FnOnce() -> i32,
+) -> i32 {
+    match evaluator.network() {
+        Some(network) if network.on_terms() => terms() + network.evaluate(accumulator, side),
+        Some(network) => network.evaluate(accumulator, side),
+        None => terms(),
+    }
+}
+
 /// The features of `game`, one value per feature.
 pub fn feature_values<G: Evaluate>(game: &G) -> Vec<i32> {
     let mut values = vec![0; G::feature_count()];

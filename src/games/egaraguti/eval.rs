@@ -29,7 +29,7 @@ use super::weights::WEIGHTS;
 use super::{EgaraGuti, EgaraMove};
 use crate::core::{BitSet, Player};
 use crate::eval::network::Accumulator;
-use crate::eval::{Evaluate, Evaluator, FeatureSink, fresh_accumulator};
+use crate::eval::{Evaluate, Evaluator, FeatureSink, accumulator_for, network_or_terms};
 
 const MEN: usize = 0;
 const STEPS: usize = 1;
@@ -92,10 +92,7 @@ impl Evaluate for EgaraGuti {
     }
 
     fn state(&self, evaluator: &Evaluator) -> Accumulator {
-        match evaluator.network() {
-            Some(network) => fresh_accumulator(self, network),
-            None => Accumulator::default(),
-        }
+        accumulator_for(self, evaluator)
     }
 
     #[inline]
@@ -109,13 +106,7 @@ impl Evaluate for EgaraGuti {
     /// a network trained on what they miss), or the terms.
     #[inline]
     fn evaluate_with(&self, evaluator: &Evaluator, state: &Accumulator) -> i32 {
-        match evaluator.network() {
-            Some(network) if network.on_terms() => {
-                self.evaluate() + network.evaluate(state, self.side)
-            }
-            Some(network) => network.evaluate(state, self.side),
-            None => self.evaluate(),
-        }
+        network_or_terms(evaluator, state, self.side, || self.evaluate())
     }
 
     fn feature_count() -> usize {

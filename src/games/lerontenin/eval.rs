@@ -41,7 +41,7 @@ use super::weights::WEIGHTS;
 use super::{Lerontenin, LeronteninMove};
 use crate::core::Player;
 use crate::eval::network::{Accumulator, Network, file};
-use crate::eval::{Evaluate, Evaluator, FeatureSink, fresh_accumulator};
+use crate::eval::{Evaluate, Evaluator, FeatureSink, accumulator_for, network_or_terms};
 
 const PARTS: usize = 0;
 const TURNS: usize = 1;
@@ -91,10 +91,7 @@ impl Evaluate for Lerontenin {
     }
 
     fn state(&self, evaluator: &Evaluator) -> Accumulator {
-        match evaluator.network() {
-            Some(network) => fresh_accumulator(self, network),
-            None => Accumulator::default(),
-        }
+        accumulator_for(self, evaluator)
     }
 
     #[inline]
@@ -108,13 +105,7 @@ impl Evaluate for Lerontenin {
     /// a network trained on what they miss), or the terms.
     #[inline]
     fn evaluate_with(&self, evaluator: &Evaluator, state: &Accumulator) -> i32 {
-        match evaluator.network() {
-            Some(network) if network.on_terms() => {
-                self.evaluate() + network.evaluate(state, self.core.side)
-            }
-            Some(network) => network.evaluate(state, self.core.side),
-            None => self.evaluate(),
-        }
+        network_or_terms(evaluator, state, self.core.side, || self.evaluate())
     }
 
     fn feature_count() -> usize {

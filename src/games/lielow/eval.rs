@@ -39,7 +39,7 @@ use super::weights::BoardWeights;
 use super::{Lielow, LielowChanges, LielowMove, StackOn};
 use crate::core::{BitSet, Player};
 use crate::eval::network::{Accumulator, Network};
-use crate::eval::{Evaluate, Evaluator, FeatureSink, fresh_accumulator};
+use crate::eval::{Evaluate, Evaluator, FeatureSink, accumulator_for, network_or_terms};
 
 /// Each player's sum of its stacks' weights (height and square), by [`Player::index`].
 pub type StackValues = [i32; 2];
@@ -178,10 +178,7 @@ impl<G: Geometry + BoardWeights> Evaluate for Lielow<G> {
                     Self::stack_value(player, self.height[square], square as u8);
             }
         }
-        let accumulator = match evaluator.network() {
-            Some(network) => fresh_accumulator(self, network),
-            None => Accumulator::default(),
-        };
+        let accumulator = accumulator_for(self, evaluator);
         LielowState {
             stacks,
             accumulator,
@@ -275,13 +272,9 @@ impl<G: Geometry + BoardWeights> Evaluate for Lielow<G> {
     /// for a network trained on what they miss), or the terms' sum.
     #[inline]
     fn evaluate_with(&self, evaluator: &Evaluator, state: &LielowState) -> i32 {
-        match evaluator.network() {
-            Some(network) if network.on_terms() => {
-                self.terms(&state.stacks) + network.evaluate(&state.accumulator, self.side)
-            }
-            Some(network) => network.evaluate(&state.accumulator, self.side),
-            None => self.terms(&state.stacks),
-        }
+        network_or_terms(evaluator, &state.accumulator, self.side, || {
+            self.terms(&state.stacks)
+        })
     }
 }
 
