@@ -1203,3 +1203,176 @@ fn a_network_taught_by_the_tables_keeps_values_the_terms_give_away() {
     assert!(text(&foreign.stderr).contains("a network of lielow, not of egaraguti"));
     std::fs::remove_dir_all(&scratch).ok();
 }
+
+/// The total bytes of the table files in `dir`.
+fn bytes_of(dir: &Path) -> usize {
+    files(dir).iter().map(|(_, bytes)| bytes.len()).sum()
+}
+
+#[test]
+fn a_compact_set_answers_every_position_as_the_packed_one() {
+    let packed = tables_dir();
+    let compact = fresh_dir("compact");
+    let output = ternion(&[
+        "tables",
+        "compact",
+        "egaraguti",
+        "--dir",
+        path_str(packed),
+        "--out",
+        path_str(&compact),
+        "--threads",
+        "2",
+    ]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let out = text(&output.stdout);
+    let total = out.lines().last().unwrap();
+    assert!(total.starts_with("all 15 tables, "), "{out}");
+    assert_eq!(text(&output.stderr).lines().count(), 15);
+    // Far smaller, though these small levels capture less often than the large ones.
+    let (before, after) = (bytes_of(packed), bytes_of(&compact));
+    assert!(after * 5 < before, "{after} bytes against {before}");
+
+    // Every canonical position of every table, compared by the command.
+    let compare = |with: &Path| {
+        ternion(&[
+            "tables",
+            "compare",
+            "egaraguti",
+            "--dir",
+            path_str(packed),
+            "--with",
+            path_str(with),
+            "--threads",
+            "2",
+        ])
+    };
+    let output = compare(&compact);
+    let out = text(&output.stdout);
+    assert!(output.status.success(), "{out}{}", text(&output.stderr));
+    assert_eq!(out.lines().count(), 16, "{out}");
+    assert!(
+        out.lines().all(|l| l.contains(", 0 disagreements")),
+        "{out}"
+    );
+    let compared: u64 = out
+        .lines()
+        .last()
+        .unwrap()
+        .split(' ')
+        .nth(2)
+        .unwrap()
+        .parse()
+        .unwrap();
+    // As many as the packed tables' canonical entries (those with a value).
+    let positions: u64 = Tablebase::load_all(packed)
+        .unwrap()
+        .tables()
+        .map(|t| {
+            (0..t.entries())
+                .filter(|&i| t.value_at(i).is_some())
+                .count() as u64
+        })
+        .sum();
+    assert_eq!(compared, positions, "{out}");
+
+    // The engine's probes and searches read the same through either form.
+    let (a, b) = (
+        Tablebase::load_all(packed).unwrap(),
+        Tablebase::load_all(&compact).unwrap(),
+    );
+    assert!(b.tables().all(|t| t.is_compact() && t.is_mapped()));
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let searcher = |dir: &Path| {
+        let mut searcher = Searcher::<EgaraGuti>::new(4);
+        let oracle: Arc<dyn Oracle<EgaraGuti>> = Arc::new(Tablebase::load_all(dir).unwrap());
+        searcher.set_oracle(Some(oracle));
+        searcher
+    };
+    let (mut first, mut second) = (searcher(packed), searcher(&compact));
+    let mut rng = fastrand::Rng::with_seed(29);
+    for round in 0..300 {
+        let (white, black) = [(2, 2), (3, 2), (2, 3), (3, 3), (4, 2)][round % 5];
+        let game = random_position(&mut rng, white, black);
+        let fen = game.position_string();
+        assert_eq!(a.probe(&game), b.probe(&game), "{fen}");
+        if round % 10 == 0 {
+            let x = first.search(&game, &limits, &stop, &mut |_| {});
+            let y = second.search(&game, &limits, &stop, &mut |_| {});
+            assert_eq!(
+                (x.best, x.score, x.nodes),
+                (y.best, y.score, y.nodes),
+                "{fen}"
+            );
+            let line = |dir: &Path| {
+                text(
+                    &ternion(&[
+                        "tables",
+                        "line",
+                        "egaraguti",
+                        "--fen",
+                        &fen,
+                        "--dir",
+                        path_str(dir),
+                    ])
+                    .stdout,
+                )
+            };
+            assert_eq!(line(packed), line(&compact), "{fen}");
+        }
+    }
+
+    // A compact set is for probes: the build's checks read the packed one.
+    let output = ternion(&["tables", "verify", "egaraguti", "--dir", path_str(&compact)]);
+    let error = text(&output.stderr);
+    assert!(!output.status.success());
+    assert!(error.contains("it is compact, for probes only"), "{error}");
+    assert_eq!(error.lines().count(), 1, "{error}");
+    let again = fresh_dir("compact-again");
+    let output = ternion(&[
+        "tables",
+        "compact",
+        "egaraguti",
+        "--dir",
+        path_str(&compact),
+        "--out",
+        path_str(&again),
+    ]);
+    assert!(
+        text(&output.stderr).contains("is compact already"),
+        "{}",
+        text(&output.stderr)
+    );
+
+    // A damaged stream is found by the comparison; a file cut short is refused.
+    let damaged = fresh_dir("compact-damaged");
+    for (name, bytes) in files(&compact) {
+        std::fs::write(damaged.join(name), bytes).unwrap();
+    }
+    let largest = damaged.join("egaraguti-3v3.egt");
+    let mut bytes = std::fs::read(&largest).unwrap();
+    let length = bytes.len();
+    for at in (length / 8..length * 7 / 8).step_by(length / 20) {
+        bytes[at] ^= 0x5a;
+    }
+    std::fs::write(&largest, &bytes).unwrap();
+    let output = compare(&damaged);
+    assert!(!output.status.success());
+    assert!(
+        text(&output.stderr).contains("the sets disagree on"),
+        "{}",
+        text(&output.stderr)
+    );
+    std::fs::write(&largest, &bytes[..length - 3]).unwrap();
+    let output = compare(&damaged);
+    let error = text(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        error.contains("egaraguti-3v3.egt is not a usable table"),
+        "{error}"
+    );
+}

@@ -11,6 +11,7 @@ use ternion::core::{Outcome, Player, Wdl};
 use ternion::games::Variant;
 use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::egaraguti::tablebase::build::{BuildConfig, build};
+use ternion::games::egaraguti::tablebase::compact::{compact_set, compare_sets};
 use ternion::games::egaraguti::tablebase::file::{self, file_sha256};
 use ternion::games::egaraguti::tablebase::index::MAX_MEN;
 use ternion::games::egaraguti::tablebase::index::Material;
@@ -67,6 +68,20 @@ enum TablesCommand {
     /// with --distances. Prints, per level, the positions checked and the disagreements,
     /// and exits with status 1 on any.
     Verify(VerifyArgs),
+    /// Write the compact form of the whole set in --dir into --out.
+    ///
+    /// Each table keeps only what a probe reads: the values of the positions without a
+    /// capture (the others come from one ply over the lower levels) and the distances
+    /// where the value is not the men count's verdict, run-coded in blocks read in place.
+    /// Tables already in --out are kept. Prints a line per table on stderr and the sizes
+    /// on stdout; `tables compare` checks the result position by position.
+    Compact(CompactArgs),
+    /// Check that two whole sets, packed or compact, agree on every position.
+    ///
+    /// Compares the value and distance of every canonical position of every table, as
+    /// the engine reads them. Prints a line per table and exits with status 1 on any
+    /// disagreement.
+    Compare(CompareArgs),
     /// Print the SHA-256 of every table file of --dir, fewest men first.
     ///
     /// One line a file, "<sum>  <file name>", the form `sha256sum -c` reads: compare a
@@ -144,6 +159,36 @@ struct SumsArgs {
     /// The directory of the tables.
     #[arg(long)]
     dir: PathBuf,
+}
+
+#[derive(Debug, Args)]
+struct CompactArgs {
+    /// The variant: only egaraguti has tables.
+    variant: String,
+    /// The directory of the whole packed set.
+    #[arg(long)]
+    dir: PathBuf,
+    /// The directory of the compact set, another one.
+    #[arg(long)]
+    out: PathBuf,
+    /// Tables compacted at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+}
+
+#[derive(Debug, Args)]
+struct CompareArgs {
+    /// The variant: only egaraguti has tables.
+    variant: String,
+    /// The directory of one whole set.
+    #[arg(long)]
+    dir: PathBuf,
+    /// The directory of the other.
+    #[arg(long)]
+    with: PathBuf,
+    /// Threads sharing each table's positions.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
 }
 
 #[derive(Debug, Args)]
@@ -256,6 +301,8 @@ pub fn run(args: &TablesArgs) -> Result<(), String> {
         TablesCommand::Audit(args) => run_audit(args),
         TablesCommand::Verify(args) => run_verify(args),
         TablesCommand::Sums(args) => run_sums(args),
+        TablesCommand::Compact(args) => run_compact(args),
+        TablesCommand::Compare(args) => run_compare(args),
         TablesCommand::Starts(args) => run_starts(args),
         TablesCommand::Data(args) => {
             only_egaraguti(args.variant.parse().map_err(|e| format!("{e}"))?)?;
@@ -311,6 +358,98 @@ fn run_starts(args: &StartsArgs) -> Result<(), String> {
             args.value.name()
         )),
         false => Ok(()),
+    }
+}
+
+fn run_compact(args: &CompactArgs) -> Result<(), String> {
+    only_egaraguti(args.variant.parse().map_err(|e| format!("{e}"))?)?;
+    let megabytes = |bytes: usize| bytes as f64 / 1e6;
+    let reports = compact_set(&args.dir, &args.out, args.threads as usize, &|report| {
+        let time = match report.seconds {
+            Some(seconds) => format!("{seconds:.1} s"),
+            None => "there already".to_string(),
+        };
+        eprintln!(
+            "{}: values {:.2} -> {:.2} MB, distances {:.2} -> {:.2} MB, {time}",
+            report.material,
+            megabytes(report.packed.0),
+            megabytes(report.compact.0),
+            megabytes(report.packed.1),
+            megabytes(report.compact.1),
+        );
+    })?;
+    let mut out = String::from(
+        "table entries values_packed values_compact bits_a_value distances_packed distances_compact bits_a_distance\n",
+    );
+    let mut sums = [0f64; 5];
+    for report in &reports {
+        let bits = |bytes: usize| bytes as f64 * 8.0 / report.entries as f64;
+        out.push_str(&format!(
+            "{} {} {} {} {:.4} {} {} {:.4}\n",
+            report.material,
+            report.entries,
+            report.packed.0,
+            report.compact.0,
+            bits(report.compact.0),
+            report.packed.1,
+            report.compact.1,
+            bits(report.compact.1),
+        ));
+        for (sum, part) in sums.iter_mut().zip([
+            report.entries as usize,
+            report.packed.0,
+            report.compact.0,
+            report.packed.1,
+            report.compact.1,
+        ]) {
+            *sum += part as f64;
+        }
+    }
+    out.push_str(&format!(
+        "all {} tables, {:.0} entries: values {:.1} -> {:.1} MB ({:.4} bits an entry), distances {:.1} -> {:.1} MB ({:.4} bits an entry)\n",
+        reports.len(),
+        sums[0],
+        sums[1] / 1e6,
+        sums[2] / 1e6,
+        sums[2] * 8.0 / sums[0],
+        sums[3] / 1e6,
+        sums[4] / 1e6,
+        sums[4] * 8.0 / sums[0],
+    ));
+    io::stdout()
+        .lock()
+        .write_all(out.as_bytes())
+        .map_err(|e| format!("cannot write: {e}"))
+}
+
+fn run_compare(args: &CompareArgs) -> Result<(), String> {
+    only_egaraguti(args.variant.parse().map_err(|e| format!("{e}"))?)?;
+    let mut out = io::stdout().lock();
+    let started = std::time::Instant::now();
+    let comparisons = compare_sets(&args.dir, &args.with, args.threads as usize, &mut |c| {
+        let first = match &c.first {
+            Some(position) => format!(" (the first: {position})"),
+            None => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "{}: {} positions compared, {} disagreements{first}, {:.1} s so far",
+            c.material,
+            c.positions,
+            c.disagreements,
+            started.elapsed().as_secs_f64()
+        );
+    })?;
+    let positions: u64 = comparisons.iter().map(|c| c.positions).sum();
+    let disagreements: u64 = comparisons.iter().map(|c| c.disagreements).sum();
+    let _ = writeln!(
+        out,
+        "{} tables, {positions} positions compared, {disagreements} disagreements",
+        comparisons.len()
+    );
+    match disagreements {
+        0 => Ok(()),
+        _ => Err(format!("the sets disagree on {disagreements} positions")),
     }
 }
 
@@ -591,7 +730,15 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
             if !tables.load(material)? {
                 return Err(format!("no table for {material} in {}", args.dir.display()));
             }
-            let probe = tables.probe(&game).expect("the table was loaded");
+            // A compact table values a capture by the lower levels: load the whole set.
+            let probe = match tables.probe(&game) {
+                Some(probe) => probe,
+                None => Tablebase::load_all(&args.dir)?
+                    .probe(&game)
+                    .ok_or_else(|| {
+                        format!("the tables in {} miss a lower level", args.dir.display())
+                    })?,
+            };
             let mut line = format!("{} for the side to move", probe.value.name());
             if let Some(distance) = probe.distance {
                 line.push_str(&format!(", decided within {}", plies(distance)));

@@ -8,7 +8,6 @@ use clap::Args;
 use ternion::games::Variant;
 use ternion::games::egaraguti::tablebase::Tablebase;
 use ternion::games::egaraguti::tablebase::label::relabel_all;
-use ternion::games::egaraguti::tablebase::levels::refuse_holes;
 use ternion::tune::texel::{TuneConfig, tune};
 
 #[derive(Debug, Args)]
@@ -59,8 +58,9 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         if variant != Variant::Egaraguti {
             return Err(format!("{variant} has no tables: only egaraguti has"));
         }
-        refuse_holes(dir)?;
-        let mut tables = Tablebase::new(dir);
+        // Mapped whole (a moment at any size): a compact table values captures by the
+        // lower levels. A set with a hole is refused.
+        let mut tables = Tablebase::load_all(dir)?;
         let (mut solved, mut lines, mut changed) = (0, 0, 0);
         for (name, text) in &mut files {
             let (relabelled, count) = relabel_all(&mut tables, name, text)?;

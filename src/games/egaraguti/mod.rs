@@ -268,6 +268,12 @@ pub(crate) fn for_each_capture_chain<F: FnMut(EgaraMove)>(own: u32, enemy: u32, 
     }
 }
 
+/// Whether the men `own` can capture a man of `enemy` now (a first leap is enough).
+#[inline]
+pub(crate) fn can_capture(own: u32, enemy: u32) -> bool {
+    first_leapers(own, enemy) != 0
+}
+
 /// The men of `own` that can leap over a man of `enemy` now: in line space (see
 /// [`line_space`]) a man, the enemy beside him and the empty point beyond, either way along
 /// a line. Most positions have none, and then no chain is followed at all.

@@ -2,9 +2,17 @@
 //! bottom of the tables' room: it knows bytes and paths, not what the values mean.
 //!
 //! A file is a header (magic, rules and index versions, the material, the number of
-//! entries, whether distances follow, an FNV-1a checksum of the payload), then the packed
-//! values (four entries a byte), then the distances (a byte an entry). It is written to a
-//! temporary name and renamed, so a file that exists is whole.
+//! entries, whether distances follow, an FNV-1a checksum of the payload), then the payload
+//! in one of two forms, which the magic names:
+//!
+//! - packed: the values (four entries a byte), then the distances (a byte an entry), what
+//!   the build writes and reads back;
+//! - compact: the values, then the distances, each a run-coded stream
+//!   ([`super::runs`]) that stores only the entries a probe reads, what `tables compact`
+//!   writes for the probes of a finished set.
+//!
+//! Both forms have the same name, so a directory holds one set in either. A file is
+//! written to a temporary name and renamed, so a file that exists is whole.
 
 use std::fs::{self, File};
 use std::io::{self, Read};
@@ -17,6 +25,25 @@ pub const RULES_VERSION: u32 = 1;
 /// The version of the index layout.
 pub const INDEX_VERSION: u32 = 1;
 const MAGIC: &[u8; 8] = b"ternEGT\0";
+const COMPACT_MAGIC: &[u8; 8] = b"ternEGC\0";
+
+/// The two forms of a table file's payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// Two bits a value, a byte a distance.
+    Packed,
+    /// Run-coded streams of the entries a probe reads.
+    Compact,
+}
+
+impl Form {
+    fn magic(self) -> &'static [u8; 8] {
+        match self {
+            Form::Packed => MAGIC,
+            Form::Compact => COMPACT_MAGIC,
+        }
+    }
+}
 /// The header's length: magic, four words, the entries, the distances flag, the checksum.
 pub const HEADER_BYTES: usize = 8 + 4 + 4 + 4 + 4 + 8 + 4 + 8;
 
@@ -48,10 +75,11 @@ pub fn open(path: &Path) -> Result<Option<File>, String> {
 /// file's length.
 pub struct Header {
     path: PathBuf,
+    pub form: Form,
     pub entries: u64,
     pub with_distances: bool,
     pub checksum: u64,
-    /// The bytes of the packed values, which the distances follow.
+    /// The bytes of the packed values, which the distances follow (packed form only).
     pub packed_len: usize,
 }
 
@@ -65,9 +93,12 @@ impl Header {
         length: u64,
     ) -> Result<Header, String> {
         let bad = |why: &str| format!("{} is not a usable table: {why}", path.display());
-        if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
-            return Err(bad("no table header"));
-        }
+        let form = match bytes.get(..8) {
+            _ if bytes.len() < HEADER_BYTES => return Err(bad("no table header")),
+            Some(magic) if magic == MAGIC => Form::Packed,
+            Some(magic) if magic == COMPACT_MAGIC => Form::Compact,
+            _ => return Err(bad("no table header")),
+        };
         let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
         let long = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
         if word(8) != RULES_VERSION || word(12) != INDEX_VERSION {
@@ -84,11 +115,13 @@ impl Header {
         let packed_len = entries.div_ceil(4) as usize;
         let expected =
             HEADER_BYTES + packed_len + if with_distances { entries as usize } else { 0 };
-        if length != expected as u64 {
+        // A compact file's length is its streams', which the table reads.
+        if form == Form::Packed && length != expected as u64 {
             return Err(bad("cut short or too long"));
         }
         Ok(Header {
             path: path.to_path_buf(),
+            form,
             entries,
             with_distances,
             checksum: long(36),
@@ -102,21 +135,22 @@ impl Header {
     }
 }
 
-/// Writes `material`'s table of `entries` entries into `dir`, whole or not at all: the
-/// header, the packed values, the distances if kept.
+/// Writes `material`'s table of `entries` entries into `dir` in `form`, whole or not at
+/// all: the header, the values, the distances if kept.
 pub fn write(
     dir: &Path,
     material: Material,
     entries: u64,
-    packed: &[u8],
+    form: Form,
+    values: &[u8],
     distances: Option<&[u8]>,
 ) -> io::Result<()> {
-    let payload: Vec<&[u8]> = std::iter::once(packed).chain(distances).collect();
+    let payload: Vec<&[u8]> = std::iter::once(values).chain(distances).collect();
     let mut checksum = Fnv::default();
     payload.iter().for_each(|part| checksum.write(part));
     let length: usize = payload.iter().map(|part| part.len()).sum();
     let mut bytes = Vec::with_capacity(HEADER_BYTES + length);
-    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(form.magic());
     for word in [
         RULES_VERSION,
         INDEX_VERSION,

@@ -7,19 +7,22 @@
 //!
 //! - [`index`]: the dense index of positions with the board's four symmetries, and the
 //!   material pairs;
-//! - [`file`]: a table's file: its name, header, checksum and sums;
+//! - [`file`]: a table's file: its name, header, checksum and sums; and [`runs`], the
+//!   run-coded streams of a compact table;
 //! - [`table`]: one material pair's table, read or mapped from its file, and its probe;
 //! - [`levels`]: the levels of material, what each captures into, and a set's holes;
 //! - [`set`]: the set of a directory's tables ([`Tablebase`]), whole from the bottom or
 //!   refused, and what a probe of a position answers ([`Probe`]);
 //! - on top, what uses a set: [`solve`] (the retrograde solver of one level), [`build`]
-//!   (the resumable build of every level up to a number of men), [`verify`] (an
+//!   (the resumable build of every level up to a number of men), [`compact`] (the compact
+//!   form of a finished set, and the comparison of two sets position by position), [`verify`] (an
 //!   independent check by one ply of the rules), [`line`] (every legal move's value, a line
 //!   of perfect play, the audit of a game), [`label`] (self-play data relabelled with the
 //!   exact results, for the tuner), [`sample`] (random positions of a given value, the
 //!   starts of matches) and [`oracle`] (the tables as the search's oracle).
 
 pub mod build;
+pub mod compact;
 pub mod distill;
 pub mod file;
 pub mod index;
@@ -27,6 +30,7 @@ pub mod label;
 pub mod levels;
 pub mod line;
 pub mod oracle;
+pub mod runs;
 pub mod sample;
 pub mod set;
 pub mod solve;

@@ -10,7 +10,7 @@ use super::index::{INDEXER, MAX_MEN, Material, Men, wdl_by_count};
 use super::levels::{self, levels_of_total, parts};
 use super::table::Table;
 use crate::core::Wdl;
-use crate::games::egaraguti::{EgaraGuti, QUIET_PLY_LIMIT};
+use crate::games::egaraguti::{EgaraGuti, QUIET_PLY_LIMIT, can_capture, for_each_capture_chain};
 use crate::rules::Rules;
 
 /// The places of the tables in a set: one for each material pair of 1 to 11 men a side.
@@ -168,6 +168,11 @@ impl Tablebase {
         }
     }
 
+    /// The tables loaded.
+    pub fn tables(&self) -> impl Iterator<Item = &Table> {
+        self.tables.iter().flatten()
+    }
+
     /// How many tables are loaded.
     pub fn len(&self) -> usize {
         self.tables.iter().flatten().count()
@@ -192,7 +197,8 @@ impl Tablebase {
     }
 
     /// The value of a position for the side to move at counter 0: a side without men has
-    /// lost; `None` when its table is not loaded.
+    /// lost; `None` when its table (or, from a compact table, a table its captures lead
+    /// to) is not loaded.
     #[inline]
     pub fn value(&self, men: Men) -> Option<Wdl> {
         if men.mover == 0 {
@@ -201,27 +207,69 @@ impl Tablebase {
         if men.other == 0 {
             return Some(Wdl::Win);
         }
-        self.get(men.material()).map(|t| t.value(men))
+        let table = self.get(men.material())?;
+        match table.is_compact() && can_capture(men.mover, men.other) {
+            true => self.capture_value(men),
+            false => Some(table.value(men)),
+        }
+    }
+
+    /// The value for the side to move of a position where it must capture: its best
+    /// capture chain's, one ply over the lower levels (where a compact table stores
+    /// nothing). `None` when a table a capture leads to is not loaded.
+    pub fn capture_value(&self, men: Men) -> Option<Wdl> {
+        let (mut best, mut missing) = (Wdl::Loss, false);
+        for_each_capture_chain(men.mover, men.other, |chain| {
+            // A win is the best there is: the other chains need no look.
+            if missing || best == Wdl::Win {
+                return;
+            }
+            let after = Men {
+                mover: men.other & !chain.captured(),
+                other: men.mover ^ (1 << chain.from()) ^ (1 << chain.to()),
+            };
+            match self.value(after) {
+                Some(value) => best = best.max(value.flipped()),
+                None => missing = true,
+            }
+        });
+        (!missing).then_some(best)
+    }
+
+    /// The value of a position for the side to move at counter 0 and its distance, where
+    /// the set keeps distances (0 for the men count's verdict, which holds at any counter;
+    /// 1 for a capture that decides otherwise): what a probe reads, in either form of
+    /// table. `None` when a table it needs is not loaded.
+    #[inline]
+    pub fn value_and_distance(&self, men: Men) -> Option<(Wdl, Option<u8>)> {
+        if men.mover == 0 || men.other == 0 {
+            return Some((self.value(men)?, None));
+        }
+        let table = self.get(men.material())?;
+        let verdict = wdl_by_count(men.material());
+        if table.is_compact() && can_capture(men.mover, men.other) {
+            let value = self.capture_value(men)?;
+            return Some((
+                value,
+                table.has_distances().then_some((value != verdict) as u8),
+            ));
+        }
+        let index = INDEXER.index(men);
+        let value = table.value_at(index)?;
+        // The verdict is stored at distance 0: it needs no read (of a page of the
+        // distances, which may still be on the disk).
+        let distance = match value == verdict && table.has_distances() {
+            true => Some(0),
+            false => table.distance_at(index),
+        };
+        Some((value, distance))
     }
 
     /// What the tables say of a game's position, if its table is loaded. The game's own
     /// end (a side without men or moves, the 40-ply rule) is for the caller to check first.
     pub fn probe(&self, game: &EgaraGuti) -> Option<Probe> {
         let men = men_of(game);
-        let (value, distance) = if men.mover == 0 || men.other == 0 {
-            (self.value(men)?, None)
-        } else {
-            let table = self.get(men.material())?;
-            let index = INDEXER.index(men);
-            let value = table.value_at(index)?;
-            // The men count's verdict is stored at distance 0: it needs no read (of a page
-            // of the distances, which may still be on the disk).
-            let distance = match value == wdl_by_count(men.material()) && table.has_distances() {
-                true => Some(0),
-                false => table.distance_at(index),
-            };
-            (value, distance)
-        };
+        let (value, distance) = self.value_and_distance(men)?;
         let plies_left = QUIET_PLY_LIMIT.saturating_sub(game.quiet_plies());
         let exact = game.quiet_plies() == 0
             || value == wdl_by_count(men.material())

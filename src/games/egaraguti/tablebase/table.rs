@@ -14,8 +14,10 @@ use std::io::{self, Read};
 use std::path::Path;
 use std::sync::Arc;
 
+use super::file::Form;
 use super::file::{self, Fnv, HEADER_BYTES, Header};
 use super::index::{INDEXER, Material, Men};
+use super::runs;
 use crate::core::Wdl;
 use crate::core::memory::MappedFile;
 
@@ -38,10 +40,37 @@ const NONE: u8 = 3;
 pub struct Table {
     material: Material,
     entries: u64,
-    /// Four entries a byte, the lowest bits first.
-    packed: Bytes,
-    /// A byte an entry, where kept.
-    distances: Option<Bytes>,
+    form: Stored,
+}
+
+/// How a table holds its entries: the file's two forms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Stored {
+    Packed {
+        /// Four entries a byte, the lowest bits first.
+        packed: Bytes,
+        /// A byte an entry, where kept.
+        distances: Option<Bytes>,
+    },
+    /// Run-coded streams, which hold only the entries a probe reads.
+    Compact {
+        values: Coded,
+        distances: Option<Coded>,
+    },
+}
+
+/// A run-coded stream and where its parts lie.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Coded {
+    layout: runs::Layout,
+    bytes: Bytes,
+}
+
+impl Coded {
+    #[inline]
+    fn symbol(&self, index: u64) -> u8 {
+        self.layout.symbol(self.bytes.get(), index)
+    }
 }
 
 /// A table's bytes: its own, or a part of its file's mapping.
@@ -91,9 +120,36 @@ impl Table {
         Table {
             material,
             entries,
-            packed: Bytes::Owned(vec![NONE * 0x55; entries.div_ceil(4) as usize]),
-            distances: with_distances.then(|| Bytes::Owned(vec![0; entries as usize])),
+            form: Stored::Packed {
+                packed: Bytes::Owned(vec![NONE * 0x55; entries.div_ceil(4) as usize]),
+                distances: with_distances.then(|| Bytes::Owned(vec![0; entries as usize])),
+            },
         }
+    }
+
+    /// The compact form of a table of `entries` entries from its run-coded streams
+    /// ([`runs::encode`]); an error when a stream is not one of that many entries.
+    pub fn compact(
+        material: Material,
+        entries: u64,
+        values: Vec<u8>,
+        distances: Option<Vec<u8>>,
+    ) -> Result<Table, String> {
+        let coded = |bytes: Vec<u8>| -> Result<Coded, String> {
+            let layout = runs::Layout::read(&bytes, entries).map_err(str::to_string)?;
+            Ok(Coded {
+                layout,
+                bytes: Bytes::Owned(bytes),
+            })
+        };
+        Ok(Table {
+            material,
+            entries,
+            form: Stored::Compact {
+                values: coded(values)?,
+                distances: distances.map(coded).transpose()?,
+            },
+        })
     }
 
     pub fn material(&self) -> Material {
@@ -105,41 +161,76 @@ impl Table {
     }
 
     pub fn has_distances(&self) -> bool {
-        self.distances.is_some()
+        match &self.form {
+            Stored::Packed { distances, .. } => distances.is_some(),
+            Stored::Compact { distances, .. } => distances.is_some(),
+        }
     }
 
     /// Whether the table is its file's mapping rather than bytes read into memory.
     pub fn is_mapped(&self) -> bool {
-        matches!(self.packed, Bytes::Mapped { .. })
+        match &self.form {
+            Stored::Packed { packed, .. } => matches!(packed, Bytes::Mapped { .. }),
+            Stored::Compact { values, .. } => matches!(values.bytes, Bytes::Mapped { .. }),
+        }
     }
 
-    /// Sets entry `index` (distances are kept only if the table has them); a mapped table
-    /// is copied into memory first.
+    /// Whether the table is in the compact form, which stores only the entries whose
+    /// position has no capture: the set values the others from the lower levels.
+    pub fn is_compact(&self) -> bool {
+        matches!(self.form, Stored::Compact { .. })
+    }
+
+    /// Sets entry `index` of a packed table (distances are kept only if the table has
+    /// them); a mapped table is copied into memory first. A compact table is made whole
+    /// by [`Table::compact`] and never changes.
     pub fn set(&mut self, index: u64, value: Wdl, distance: u8) {
+        let Stored::Packed { packed, distances } = &mut self.form else {
+            panic!("a compact table is never changed");
+        };
         let (byte, shift) = ((index / 4) as usize, (index % 4) * 2);
-        let packed = self.packed.make_mut();
+        let packed = packed.make_mut();
         packed[byte] = (packed[byte] & !(3 << shift)) | ((value as u8) << shift);
-        if let Some(distances) = &mut self.distances {
+        if let Some(distances) = distances {
             distances.make_mut()[index as usize] = distance;
         }
     }
 
-    /// The value at entry `index`, `None` for an entry that is not canonical.
+    /// The value at entry `index`. Packed: `None` for an entry that is not canonical. A
+    /// compact table answers for every entry, but only the value of a canonical entry whose
+    /// position has no capture is its own (the others' are whatever coded shortest).
     #[inline]
     pub fn value_at(&self, index: u64) -> Option<Wdl> {
-        let bits = (self.packed.get()[(index / 4) as usize] >> ((index % 4) * 2)) & 3;
-        wdl_from_bits(bits)
+        match &self.form {
+            Stored::Packed { packed, .. } => {
+                let bits = (packed.get()[(index / 4) as usize] >> ((index % 4) * 2)) & 3;
+                wdl_from_bits(bits)
+            }
+            // A damaged stream may give a symbol beyond the values: read as a draw, never
+            // a panic (the build and `tables compact` check every entry).
+            Stored::Compact { values, .. } => {
+                Some(wdl_from_bits(values.symbol(index).min(2)).unwrap_or(Wdl::Draw))
+            }
+        }
     }
 
-    /// The distance at entry `index`, if the table keeps distances.
+    /// The distance at entry `index`, if the table keeps distances (in a compact table,
+    /// only that of an entry whose value is not the men count's verdict and whose position
+    /// has no capture is its own).
     #[inline]
     pub fn distance_at(&self, index: u64) -> Option<u8> {
-        self.distances
-            .as_ref()
-            .map(|distances| distances.get()[index as usize])
+        match &self.form {
+            Stored::Packed { distances, .. } => distances
+                .as_ref()
+                .map(|distances| distances.get()[index as usize]),
+            Stored::Compact { distances, .. } => {
+                distances.as_ref().map(|distances| distances.symbol(index))
+            }
+        }
     }
 
-    /// The value of a position of this table's material for the side to move.
+    /// The stored value of a position of this table's material for the side to move (of a
+    /// compact table, right only where the position has no capture).
     #[inline]
     pub fn value(&self, men: Men) -> Wdl {
         debug_assert_eq!(men.material(), self.material);
@@ -149,14 +240,33 @@ impl Table {
 
     /// Writes the table into `dir` under its file name, whole or not at all.
     pub fn write(&self, dir: &Path) -> io::Result<()> {
-        let distances = self.distances.as_ref().map(Bytes::get);
-        file::write(
-            dir,
-            self.material,
-            self.entries,
-            self.packed.get(),
-            distances,
-        )
+        let (form, values, distances) = match &self.form {
+            Stored::Packed { packed, distances } => (
+                Form::Packed,
+                packed.get(),
+                distances.as_ref().map(Bytes::get),
+            ),
+            Stored::Compact { values, distances } => (
+                Form::Compact,
+                values.bytes.get(),
+                distances.as_ref().map(|coded| coded.bytes.get()),
+            ),
+        };
+        file::write(dir, self.material, self.entries, form, values, distances)
+    }
+
+    /// The bytes the table's values and distances take.
+    pub fn sizes(&self) -> (usize, usize) {
+        match &self.form {
+            Stored::Packed { packed, distances } => (
+                packed.get().len(),
+                distances.as_ref().map_or(0, |d| d.get().len()),
+            ),
+            Stored::Compact { values, distances } => (
+                values.bytes.get().len(),
+                distances.as_ref().map_or(0, |d| d.bytes.get().len()),
+            ),
+        }
     }
 
     /// Reads a material pair's table from `dir`, checking that it is whole and of these
@@ -190,13 +300,38 @@ impl Table {
             start,
             len,
         };
+        let form = match header.form {
+            Form::Packed => Stored::Packed {
+                packed: part(HEADER_BYTES, header.packed_len),
+                distances: header
+                    .with_distances
+                    .then(|| part(HEADER_BYTES + header.packed_len, header.entries as usize)),
+            },
+            Form::Compact => {
+                // The streams one after the other, filling the file exactly.
+                let mut start = HEADER_BYTES;
+                let mut stream = || -> Result<Coded, String> {
+                    let layout = runs::Layout::read(&bytes[start..], header.entries)
+                        .map_err(|why| header.bad(why))?;
+                    let coded = Coded {
+                        layout,
+                        bytes: part(start, layout.len),
+                    };
+                    start += layout.len;
+                    Ok(coded)
+                };
+                let values = stream()?;
+                let distances = header.with_distances.then(&mut stream).transpose()?;
+                if start != bytes.len() {
+                    return Err(header.bad("cut short or too long"));
+                }
+                Stored::Compact { values, distances }
+            }
+        };
         Ok(Some(Table {
             material,
             entries: header.entries,
-            packed: part(HEADER_BYTES, header.packed_len),
-            distances: header
-                .with_distances
-                .then(|| part(HEADER_BYTES + header.packed_len, header.entries as usize)),
+            form,
         }))
     }
 
@@ -217,6 +352,11 @@ impl Table {
         let mut head = vec![0u8; HEADER_BYTES.min(length as usize)];
         file.read_exact(&mut head).map_err(cannot)?;
         let header = Header::read(&path, material, &head, length)?;
+        if header.form == Form::Compact {
+            return Err(header.bad(
+                "it is compact, for probes only: the build and verify read the packed tables",
+            ));
+        }
         let mut packed = vec![0u8; header.packed_len];
         file.read_exact(&mut packed).map_err(cannot)?;
         let mut hash = Fnv::default();
@@ -240,8 +380,10 @@ impl Table {
         Ok(Some(Table {
             material,
             entries: header.entries,
-            packed: Bytes::Owned(packed),
-            distances,
+            form: Stored::Packed {
+                packed: Bytes::Owned(packed),
+                distances,
+            },
         }))
     }
 }
