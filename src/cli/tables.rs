@@ -11,7 +11,9 @@ use ternion::core::{Outcome, Player, Wdl};
 use ternion::games::Variant;
 use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::egaraguti::tablebase::build::{BuildConfig, build};
-use ternion::games::egaraguti::tablebase::compact::{compact_set, compare_sets};
+use ternion::games::egaraguti::tablebase::compact::{
+    compact_set, compare_sets, probe_costs, search_probe_cost,
+};
 use ternion::games::egaraguti::tablebase::file::{self, file_sha256};
 use ternion::games::egaraguti::tablebase::index::MAX_MEN;
 use ternion::games::egaraguti::tablebase::index::Material;
@@ -82,6 +84,15 @@ enum TablesCommand {
     /// the engine reads them. Prints a line per table and exits with status 1 on any
     /// disagreement.
     Compare(CompareArgs),
+    /// Time the probes of every table of --dir, packed or compact, or of a search.
+    ///
+    /// Probes --positions seeded random positions of each table's material (most with a
+    /// capture, which a compact table values through the lower levels) once untimed, then
+    /// three times timed; prints each table's median cost a probe, and the mean over the
+    /// tables. With --search-nodes, a search of the position given (the start by default)
+    /// records the positions it probes, which are then probed again in order: the cost of
+    /// a probe in the search.
+    Bench(BenchArgs),
     /// Print the SHA-256 of every table file of --dir, fewest men first.
     ///
     /// One line a file, "<sum>  <file name>", the form `sha256sum -c` reads: compare a
@@ -174,6 +185,31 @@ struct CompactArgs {
     /// Tables compacted at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: u32,
+    /// The percentage of blocks a stream may leave too long for their 16-byte record: more
+    /// makes the set smaller and a probe slower (a long block is a second read).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(0..=100))]
+    long_blocks: u32,
+}
+
+#[derive(Debug, Args)]
+struct BenchArgs {
+    /// The variant: only egaraguti has tables.
+    variant: String,
+    /// The directory of the whole set.
+    #[arg(long)]
+    dir: PathBuf,
+    /// Positions probed in each table.
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u32).range(1..=100_000_000))]
+    positions: u32,
+    /// The seed of the positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Time the probes of a search of this many nodes instead.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    search_nodes: Option<u64>,
+    /// The position the search starts from (with --search-nodes).
+    #[arg(long, value_name = "POSITION", requires = "search_nodes")]
+    fen: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -303,6 +339,7 @@ pub fn run(args: &TablesArgs) -> Result<(), String> {
         TablesCommand::Sums(args) => run_sums(args),
         TablesCommand::Compact(args) => run_compact(args),
         TablesCommand::Compare(args) => run_compare(args),
+        TablesCommand::Bench(args) => run_bench(args),
         TablesCommand::Starts(args) => run_starts(args),
         TablesCommand::Data(args) => {
             only_egaraguti(args.variant.parse().map_err(|e| format!("{e}"))?)?;
@@ -364,20 +401,27 @@ fn run_starts(args: &StartsArgs) -> Result<(), String> {
 fn run_compact(args: &CompactArgs) -> Result<(), String> {
     only_egaraguti(args.variant.parse().map_err(|e| format!("{e}"))?)?;
     let megabytes = |bytes: usize| bytes as f64 / 1e6;
-    let reports = compact_set(&args.dir, &args.out, args.threads as usize, &|report| {
-        let time = match report.seconds {
-            Some(seconds) => format!("{seconds:.1} s"),
-            None => "there already".to_string(),
-        };
-        eprintln!(
-            "{}: values {:.2} -> {:.2} MB, distances {:.2} -> {:.2} MB, {time}",
-            report.material,
-            megabytes(report.packed.0),
-            megabytes(report.compact.0),
-            megabytes(report.packed.1),
-            megabytes(report.compact.1),
-        );
-    })?;
+    let long_share = f64::from(args.long_blocks) / 100.0;
+    let reports = compact_set(
+        &args.dir,
+        &args.out,
+        args.threads as usize,
+        long_share,
+        &|report| {
+            let time = match report.seconds {
+                Some(seconds) => format!("{seconds:.1} s"),
+                None => "there already".to_string(),
+            };
+            eprintln!(
+                "{}: values {:.2} -> {:.2} MB, distances {:.2} -> {:.2} MB, {time}",
+                report.material,
+                megabytes(report.packed.0),
+                megabytes(report.compact.0),
+                megabytes(report.packed.1),
+                megabytes(report.compact.1),
+            );
+        },
+    )?;
     let mut out = String::from(
         "table entries values_packed values_compact bits_a_value distances_packed distances_compact bits_a_distance\n",
     );
@@ -420,6 +464,40 @@ fn run_compact(args: &CompactArgs) -> Result<(), String> {
         .lock()
         .write_all(out.as_bytes())
         .map_err(|e| format!("cannot write: {e}"))
+}
+
+fn run_bench(args: &BenchArgs) -> Result<(), String> {
+    only_egaraguti(args.variant.parse().map_err(|e| format!("{e}"))?)?;
+    let mut out = io::stdout().lock();
+    if let Some(nodes) = args.search_nodes {
+        let game = match &args.fen {
+            Some(fen) => {
+                EgaraGuti::parse_position(fen).map_err(|e| format!("bad position: {e}"))?
+            }
+            None => EgaraGuti::start(),
+        };
+        let cost = search_probe_cost(&args.dir, &game, nodes)?;
+        let _ = writeln!(
+            out,
+            "a search of {nodes} nodes: {} probes of the tables, {:.1} ns a probe",
+            cost.probes, cost.nanoseconds
+        );
+        return Ok(());
+    }
+    let costs = probe_costs(&args.dir, args.positions as usize, args.seed, &mut |cost| {
+        let _ = writeln!(
+            out,
+            "{}: {} probes, {:.1} ns a probe",
+            cost.material, cost.probes, cost.nanoseconds
+        );
+    })?;
+    let mean = costs.iter().map(|c| c.nanoseconds).sum::<f64>() / costs.len().max(1) as f64;
+    let _ = writeln!(
+        out,
+        "{} tables, {mean:.1} ns a probe on average",
+        costs.len()
+    );
+    Ok(())
 }
 
 fn run_compare(args: &CompareArgs) -> Result<(), String> {

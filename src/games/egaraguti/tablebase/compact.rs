@@ -5,30 +5,26 @@
 //! them need none: an entry that is not canonical is never read, and a position whose
 //! side to move must capture (about 85% of the positions from 10 men up) is valued by one
 //! ply over its captures into the lower levels, where the set looks it up instead
-//! ([`Tablebase::capture_value`]: Syzygy's "don't care" entries, here left out of the
-//! stream entirely). A distance is read only where the value is not the men count's
-//! verdict. What remains is coded as runs ([`super::runs`]), in blocks of 1,024 values or
-//! 4,096 distances, which a probe decodes in place from the file's mapping.
+//! ([`Tablebase::capture_value`]: Syzygy's "don't care" entries, which take whatever
+//! symbol continues the run they fall in). A distance is read only where the value is
+//! not the men count's verdict and the position has no capture. What remains is coded as runs
+//! ([`super::runs`]), in blocks whose size each stream chooses, which a probe decodes in
+//! place from the file's mapping.
 
 use std::path::Path;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::file;
 use super::index::{INDEXER, MAX_MEN, Material, Men, wdl_by_count};
-use super::runs::{Alphabet, DONT_CARE, Encoder, OrderChooser};
-use super::set::Tablebase;
+use super::runs::{Alphabet, DONT_CARE, Encoder, Planner};
+use super::set::{Tablebase, men_of};
 use super::table::Table;
 use crate::core::Player;
 use crate::games::egaraguti::{EgaraGuti, can_capture};
 use crate::rules::Notation;
-
-/// The entries of a block of values, as a power of two: small enough that a probe decodes
-/// a few dozen runs at most, large enough that the block offsets cost 1/32 bit an entry.
-const VALUE_BLOCK_LOG2: u8 = 10;
-/// The entries of a block of distances, as a power of two: they are read far less often.
-const DISTANCE_BLOCK_LOG2: u8 = 12;
+use crate::search::{Exact, Limits, Oracle, Searcher};
 
 /// One table's line of the account.
 #[derive(Clone, Debug)]
@@ -69,7 +65,9 @@ impl<'a> Symbols<'a> {
             self.next = INDEXER.next_position(men);
             let stored = self.table.value_at(self.index);
             (*value, *distance) = match stored {
-                Some(wdl) if !can_capture(men.mover, men.other) => {
+                // A capture: derived by the set, never read.
+                Some(_) if can_capture(men.mover, men.other) => (DONT_CARE, DONT_CARE),
+                Some(wdl) => {
                     let wdl = wdl as u8;
                     let far = match wdl == self.verdict {
                         true => DONT_CARE,
@@ -80,57 +78,52 @@ impl<'a> Symbols<'a> {
                     }
                     (wdl, far)
                 }
-                _ => (DONT_CARE, DONT_CARE),
+                None => (DONT_CARE, DONT_CARE),
             };
             self.index += 1;
         }
         Ok(())
     }
 
-    /// Calls `take` with each block's symbols (the two streams' blocks are cut at the
-    /// distances' size, a multiple of the values').
-    fn for_each_block(
-        table: &Table,
-        mut take: impl FnMut(&[u8], &[u8]) -> Result<(), String>,
-    ) -> Result<(), String> {
-        let block = 1u64 << DISTANCE_BLOCK_LOG2;
+    /// Calls `take` with the symbols of each chunk of [`Planner::CHUNK`] entries (the last
+    /// may be short): a multiple of every block size.
+    fn for_each_chunk(table: &Table, mut take: impl FnMut(&[u8], &[u8])) -> Result<(), String> {
+        let block = Planner::CHUNK as u64;
         let mut symbols = Symbols::new(table);
         let (mut values, mut distances) = (vec![0u8; block as usize], vec![0u8; block as usize]);
         let mut start = 0;
         while start < table.entries() {
             let len = block.min(table.entries() - start) as usize;
             symbols.fill(&mut values[..len], &mut distances[..len])?;
-            take(&values[..len], &distances[..len])?;
+            take(&values[..len], &distances[..len]);
             start += len as u64;
         }
         Ok(())
     }
 }
 
-/// The compact form of a packed table: two passes over its entries, the first to choose
+/// The compact form of a packed table: two passes over its entries, the first to plan
 /// each stream's code, the second to write it.
-pub fn compact_table(table: &Table) -> Result<Table, String> {
-    let value_block = 1usize << VALUE_BLOCK_LOG2;
-    let mut value_order = OrderChooser::new(VALUE_BLOCK_LOG2);
-    let mut distance_order = OrderChooser::new(DISTANCE_BLOCK_LOG2);
-    Symbols::for_each_block(table, |values, distances| {
-        values
-            .chunks(value_block)
-            .for_each(|b| value_order.add_block(b));
-        distance_order.add_block(distances);
-        Ok(())
-    })?;
-    let mut values_out = Encoder::new(Alphabet::Values, VALUE_BLOCK_LOG2, value_order.best());
-    let mut distances_out = Encoder::new(
-        Alphabet::Numbers,
-        DISTANCE_BLOCK_LOG2,
-        distance_order.best(),
+pub fn compact_table(table: &Table, long_share: f64) -> Result<Table, String> {
+    let mut plans = (
+        Planner::new(Alphabet::Values),
+        Planner::new(Alphabet::Numbers),
     );
-    Symbols::for_each_block(table, |values, distances| {
-        for block in values.chunks(value_block) {
-            values_out.add_block(block)?;
-        }
-        distances_out.add_block(distances)
+    Symbols::for_each_chunk(table, |values, distances| {
+        plans.0.add(values);
+        plans.1.add(distances);
+    })?;
+    let ((value_log2, value_order), (distance_log2, distance_order)) =
+        (plans.0.plan(long_share), plans.1.plan(long_share));
+    let mut values_out = Encoder::new(Alphabet::Values, value_log2, value_order);
+    let mut distances_out = Encoder::new(Alphabet::Numbers, distance_log2, distance_order);
+    Symbols::for_each_chunk(table, |values, distances| {
+        values
+            .chunks(1 << value_log2)
+            .for_each(|block| values_out.add_block(block));
+        distances
+            .chunks(1 << distance_log2)
+            .for_each(|block| distances_out.add_block(block));
     })?;
     Table::compact(
         table.material(),
@@ -141,12 +134,15 @@ pub fn compact_table(table: &Table) -> Result<Table, String> {
 }
 
 /// Writes the compact form of every table of the whole packed set in `from` into `to`, on
-/// `threads` threads, largest tables first; a table already in `to` is kept (the command
+/// `threads` threads, largest tables first, each stream leaving at most `long_share` of its
+/// blocks too long for their record ([`super::runs::LONG_SHARE`] is the default: more makes the
+/// set smaller and its probes slower); a table already in `to` is kept (the command
 /// resumes). Calls `progress` with each table's line.
 pub fn compact_set(
     from: &Path,
     to: &Path,
     threads: usize,
+    long_share: f64,
     progress: &(dyn Fn(&CompactReport) + Sync),
 ) -> Result<Vec<CompactReport>, String> {
     if from == to {
@@ -173,7 +169,7 @@ pub fn compact_set(
             scope.spawn(|| {
                 while let Some(&material) = materials.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let table = packed.get(material).expect("loaded");
-                    match compact_one(table, to) {
+                    match compact_one(table, to, long_share) {
                         Ok(report) => {
                             progress(&report);
                             reports.lock().unwrap().push(report);
@@ -196,7 +192,7 @@ pub fn compact_set(
 }
 
 /// Compacts one table into `to` unless it is there already.
-fn compact_one(table: &Table, to: &Path) -> Result<CompactReport, String> {
+fn compact_one(table: &Table, to: &Path, long_share: f64) -> Result<CompactReport, String> {
     let material = table.material();
     let started = Instant::now();
     let (compact, seconds) = match Table::map(to, material)? {
@@ -208,7 +204,7 @@ fn compact_one(table: &Table, to: &Path) -> Result<CompactReport, String> {
             ));
         }
         None => {
-            let compact = compact_table(table)?;
+            let compact = compact_table(table, long_share)?;
             compact
                 .write(to)
                 .map_err(|e| format!("cannot write {}: {e}", file::path(to, material).display()))?;
@@ -313,4 +309,124 @@ fn compare_table(a: &Tablebase, b: &Tablebase, material: Material, threads: usiz
             EgaraGuti::from_parts([men.mover, men.other], Player::P1, 0, 1).position_string()
         }),
     }
+}
+
+/// What probes of one table cost.
+#[derive(Clone, Debug)]
+pub struct ProbeCost {
+    pub material: Material,
+    pub probes: u64,
+    /// The median over the timed passes, in nanoseconds a probe.
+    pub nanoseconds: f64,
+}
+
+/// The cost of a probe of each table of the whole set in `dir`: `positions` seeded random
+/// positions of its material (men placed at random, about 85% of them with a capture from
+/// 10 men up), probed once untimed (the pages in memory) and then in three timed passes,
+/// the median kept. Random positions share no pages, unlike a search's: the worst case.
+pub fn probe_costs(
+    dir: &Path,
+    positions: usize,
+    seed: u64,
+    progress: &mut dyn FnMut(&ProbeCost),
+) -> Result<Vec<ProbeCost>, String> {
+    let set = Tablebase::load_all(dir)?;
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut points: Vec<u32> = (0..crate::games::egaraguti::board::POINTS as u32).collect();
+    let mut costs = Vec::new();
+    let mut materials: Vec<Material> = set.tables().map(Table::material).collect();
+    materials.sort_by_key(|m| (m.total(), std::cmp::Reverse(m.mover)));
+    for material in materials {
+        let men: Vec<Men> = (0..positions)
+            .map(|_| {
+                rng.shuffle(&mut points);
+                let set = |points: &[u32]| points.iter().fold(0u32, |s, &p| s | 1 << p);
+                Men {
+                    mover: set(&points[..material.mover]),
+                    other: set(&points[material.mover..material.total()]),
+                }
+            })
+            .collect();
+        let pass = || {
+            set.forget_derived();
+            let started = Instant::now();
+            let mut sum = 0u64;
+            for &position in &men {
+                let (value, distance) = set.value_and_distance(position).expect("a whole set");
+                sum += value as u64 + u64::from(distance.unwrap_or(0));
+            }
+            std::hint::black_box(sum);
+            started.elapsed().as_secs_f64()
+        };
+        pass();
+        let mut times = [pass(), pass(), pass()];
+        times.sort_by(f64::total_cmp);
+        let cost = ProbeCost {
+            material,
+            probes: positions as u64,
+            nanoseconds: times[1] * 1e9 / positions.max(1) as f64,
+        };
+        progress(&cost);
+        costs.push(cost);
+    }
+    Ok(costs)
+}
+
+/// The tables as a search's oracle that keeps every position it is asked about.
+struct Recording {
+    tables: Tablebase,
+    probed: Mutex<Vec<EgaraGuti>>,
+}
+
+impl Oracle<EgaraGuti> for Recording {
+    fn probe(&self, game: &EgaraGuti) -> Option<Exact> {
+        self.probed.lock().unwrap().push(game.clone());
+        Oracle::probe(&self.tables, game)
+    }
+}
+
+/// What the probes of a search cost: a search of `game` for `nodes` nodes on one thread with
+/// the whole set in `dir` records every position it probes, in order; the probes are then
+/// made again in that order, once untimed and three times timed, the median kept (of the
+/// positions with a table: those above the set cost a look at an empty slot). The
+/// search's own locality (a position's neighbours probed one after another) is kept, and
+/// two sets that agree (`tables compare`) see the same probes.
+pub fn search_probe_cost(dir: &Path, game: &EgaraGuti, nodes: u64) -> Result<ProbeCost, String> {
+    let recording = Arc::new(Recording {
+        tables: Tablebase::load_all(dir)?,
+        probed: Mutex::new(Vec::new()),
+    });
+    let mut searcher = Searcher::<EgaraGuti>::new(16);
+    searcher.set_oracle(Some(Arc::clone(&recording) as Arc<dyn Oracle<EgaraGuti>>));
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    searcher.search(game, &limits, &AtomicBool::new(false), &mut |_| {});
+    drop(searcher);
+    let Ok(Recording { tables, probed }) = Arc::try_unwrap(recording) else {
+        return Err("the search kept its oracle".into());
+    };
+    // The probes of positions beyond the set cost a look at an empty slot: left out, so
+    // that the figure is what a probe that reads the tables costs.
+    let mut probed = probed.into_inner().unwrap();
+    probed.retain(|game| tables.get(men_of(game).material()).is_some());
+    let pass = || {
+        tables.forget_derived();
+        let started = Instant::now();
+        let known = probed
+            .iter()
+            .filter(|game| Oracle::probe(&tables, game).is_some())
+            .count();
+        std::hint::black_box(known);
+        started.elapsed().as_secs_f64()
+    };
+    pass();
+    let mut times = [pass(), pass(), pass()];
+    times.sort_by(f64::total_cmp);
+    Ok(ProbeCost {
+        material: men_of(game).material(),
+        probes: probed.len() as u64,
+        nanoseconds: times[1] * 1e9 / probed.len().max(1) as f64,
+    })
 }

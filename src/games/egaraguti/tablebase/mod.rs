@@ -11,6 +11,7 @@
 //!   run-coded streams of a compact table;
 //! - [`table`]: one material pair's table, read or mapped from its file, and its probe;
 //! - [`levels`]: the levels of material, what each captures into, and a set's holes;
+//! - [`cache`]: the capture values a compact set derived lately;
 //! - [`set`]: the set of a directory's tables ([`Tablebase`]), whole from the bottom or
 //!   refused, and what a probe of a position answers ([`Probe`]);
 //! - on top, what uses a set: [`solve`] (the retrograde solver of one level), [`build`]
@@ -22,6 +23,7 @@
 //!   starts of matches) and [`oracle`] (the tables as the search's oracle).
 
 pub mod build;
+pub mod cache;
 pub mod compact;
 pub mod distill;
 pub mod file;

@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::cache::CaptureCache;
 use super::index::{INDEXER, MAX_MEN, Material, Men, wdl_by_count};
 use super::levels::{self, levels_of_total, parts};
 use super::table::Table;
@@ -40,6 +41,8 @@ pub struct Tablebase {
     tables: Vec<Option<Table>>,
     /// How the set holds the tables it loads.
     residence: Residence,
+    /// The capture values derived lately from compact tables.
+    derived: CaptureCache,
 }
 
 /// How a set holds its tables.
@@ -83,6 +86,7 @@ impl Tablebase {
             dir: dir.to_path_buf(),
             tables: (0..SLOTS).map(|_| None).collect(),
             residence: Residence::Mapped,
+            derived: CaptureCache::default(),
         }
     }
 
@@ -201,6 +205,32 @@ impl Tablebase {
     /// to) is not loaded.
     #[inline]
     pub fn value(&self, men: Men) -> Option<Wdl> {
+        self.value_within(men, Wdl::Loss, Wdl::Win)
+    }
+
+    /// Forgets the capture values derived so far (a measure of probes starts cold).
+    pub fn forget_derived(&self) {
+        self.derived.clear();
+    }
+
+    /// The value for the side to move of a position where it must capture: its best
+    /// capture chain's, one ply over the lower levels (where a compact table stores
+    /// nothing). `None` when a table a capture leads to is not loaded.
+    pub fn capture_value(&self, men: Men) -> Option<Wdl> {
+        if let Some(value) = self.derived.get(men) {
+            return Some(value);
+        }
+        let value = self.capture_within(men, Wdl::Loss, Wdl::Win)?;
+        self.derived.put(men, value);
+        Some(value)
+    }
+
+    /// [`Tablebase::value`] as an alpha-beta search over the captures of compact tables
+    /// sees it (Syzygy's probe does the same): exact when it lies between `alpha` and
+    /// `beta`, else at or beyond the bound it fails (fail-soft), which is all a capture
+    /// above needs to know to drop it.
+    #[inline]
+    fn value_within(&self, men: Men, alpha: Wdl, beta: Wdl) -> Option<Wdl> {
         if men.mover == 0 {
             return Some(Wdl::Loss);
         }
@@ -209,26 +239,26 @@ impl Tablebase {
         }
         let table = self.get(men.material())?;
         match table.is_compact() && can_capture(men.mover, men.other) {
-            true => self.capture_value(men),
-            false => Some(table.value(men)),
+            // Left out of a compact table: derived by one ply over the lower levels.
+            true => self.capture_within(men, alpha, beta),
+            false => table.value_at(INDEXER.index(men)),
         }
     }
 
-    /// The value for the side to move of a position where it must capture: its best
-    /// capture chain's, one ply over the lower levels (where a compact table stores
-    /// nothing). `None` when a table a capture leads to is not loaded.
-    pub fn capture_value(&self, men: Men) -> Option<Wdl> {
+    /// The best capture's value as [`Tablebase::value_within`] bounds it.
+    fn capture_within(&self, men: Men, alpha: Wdl, beta: Wdl) -> Option<Wdl> {
         let (mut best, mut missing) = (Wdl::Loss, false);
         for_each_capture_chain(men.mover, men.other, |chain| {
-            // A win is the best there is: the other chains need no look.
-            if missing || best == Wdl::Win {
+            // At the bound (a win, at the most) the other chains need no look.
+            if missing || best >= beta {
                 return;
             }
             let after = Men {
                 mover: men.other & !chain.captured(),
                 other: men.mover ^ (1 << chain.from()) ^ (1 << chain.to()),
             };
-            match self.value(after) {
+            let window = (beta.flipped(), alpha.max(best).flipped());
+            match self.value_within(after, window.0, window.1) {
                 Some(value) => best = best.max(value.flipped()),
                 None => missing = true,
             }
@@ -247,20 +277,22 @@ impl Tablebase {
         }
         let table = self.get(men.material())?;
         let verdict = wdl_by_count(men.material());
-        if table.is_compact() && can_capture(men.mover, men.other) {
-            let value = self.capture_value(men)?;
-            return Some((
-                value,
-                table.has_distances().then_some((value != verdict) as u8),
-            ));
-        }
-        let index = INDEXER.index(men);
-        let value = table.value_at(index)?;
-        // The verdict is stored at distance 0: it needs no read (of a page of the
-        // distances, which may still be on the disk).
-        let distance = match value == verdict && table.has_distances() {
-            true => Some(0),
-            false => table.distance_at(index),
+        let derived = table.is_compact() && can_capture(men.mover, men.other);
+        // A derived value needs no index: its position's own entry is never read.
+        let index = || INDEXER.index(men);
+        let value = match derived {
+            true => self.capture_value(men)?,
+            false => table.value_at(index())?,
+        };
+        let distance = match table.has_distances() {
+            false => None,
+            // The verdict is stored at distance 0: it needs no read (of a page of the
+            // distances, which may still be on the disk).
+            true if value == verdict => Some(0),
+            // What the packed tables store for a capture, which a compact table leaves
+            // out: the deciding capture is the next ply.
+            true if derived => Some(1),
+            true => table.distance_at(index()),
         };
         Some((value, distance))
     }

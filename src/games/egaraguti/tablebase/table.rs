@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use super::file::Form;
 use super::file::{self, Fnv, HEADER_BYTES, Header};
-use super::index::{INDEXER, Material, Men};
+use super::index::Material;
 use super::runs;
 use crate::core::Wdl;
 use crate::core::memory::MappedFile;
@@ -207,7 +207,7 @@ impl Table {
                 wdl_from_bits(bits)
             }
             // A damaged stream may give a symbol beyond the values: read as a draw, never
-            // a panic (the build and `tables compact` check every entry).
+            // a panic (`tables compare` checks every position).
             Stored::Compact { values, .. } => {
                 Some(wdl_from_bits(values.symbol(index).min(2)).unwrap_or(Wdl::Draw))
             }
@@ -227,15 +227,6 @@ impl Table {
                 distances.as_ref().map(|distances| distances.symbol(index))
             }
         }
-    }
-
-    /// The stored value of a position of this table's material for the side to move (of a
-    /// compact table, right only where the position has no capture).
-    #[inline]
-    pub fn value(&self, men: Men) -> Wdl {
-        debug_assert_eq!(men.material(), self.material);
-        self.value_at(INDEXER.index(men))
-            .expect("a canonical entry always has a value")
     }
 
     /// Writes the table into `dir` under its file name, whole or not at all.
@@ -392,6 +383,7 @@ impl Table {
 mod tests {
     use std::fs;
 
+    use super::super::index::INDEXER;
     use super::*;
 
     #[test]
