@@ -18,6 +18,7 @@ use ternion::games::egaraguti::tablebase::file::{self, file_sha256};
 use ternion::games::egaraguti::tablebase::index::MAX_MEN;
 use ternion::games::egaraguti::tablebase::index::Material;
 use ternion::games::egaraguti::tablebase::levels::{levels_of_total, parts};
+use ternion::games::egaraguti::tablebase::runs::READ_WEIGHT;
 use ternion::games::egaraguti::tablebase::verify::{Coverage, verify};
 use ternion::games::egaraguti::tablebase::{Tablebase, line, men_of, sample};
 use ternion::protocol::format::result_word;
@@ -154,6 +155,13 @@ fn parse_men(text: &str) -> Result<[usize; 2], String> {
     Ok([side(first)?, side(second)?])
 }
 
+fn parse_weight(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(weight) if (0.0..=1000.0).contains(&weight) => Ok(weight),
+        _ => Err(format!("'{text}' is not a weight from 0 to 1000")),
+    }
+}
+
 fn parse_wdl(text: &str) -> Result<Wdl, String> {
     match text {
         "win" => Ok(Wdl::Win),
@@ -185,10 +193,10 @@ struct CompactArgs {
     /// Tables compacted at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: u32,
-    /// The percentage of blocks a stream may leave too long for their 16-byte record: more
-    /// makes the set smaller and a probe slower (a long block is a second read).
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(0..=100))]
-    long_blocks: u32,
+    /// What a probe's second read (of a block too long for its 16-byte record) is worth,
+    /// in bits an entry: less makes the set smaller and its probes slower.
+    #[arg(long, default_value_t = READ_WEIGHT, value_parser = parse_weight)]
+    read_weight: f64,
 }
 
 #[derive(Debug, Args)]
@@ -401,12 +409,11 @@ fn run_starts(args: &StartsArgs) -> Result<(), String> {
 fn run_compact(args: &CompactArgs) -> Result<(), String> {
     only_egaraguti(args.variant.parse().map_err(|e| format!("{e}"))?)?;
     let megabytes = |bytes: usize| bytes as f64 / 1e6;
-    let long_share = f64::from(args.long_blocks) / 100.0;
     let reports = compact_set(
         &args.dir,
         &args.out,
         args.threads as usize,
-        long_share,
+        args.read_weight,
         &|report| {
             let time = match report.seconds {
                 Some(seconds) => format!("{seconds:.1} s"),

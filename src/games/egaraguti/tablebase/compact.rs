@@ -104,7 +104,7 @@ impl<'a> Symbols<'a> {
 
 /// The compact form of a packed table: two passes over its entries, the first to plan
 /// each stream's code, the second to write it.
-pub fn compact_table(table: &Table, long_share: f64) -> Result<Table, String> {
+pub fn compact_table(table: &Table, read_weight: f64) -> Result<Table, String> {
     let mut plans = (
         Planner::new(Alphabet::Values),
         Planner::new(Alphabet::Numbers),
@@ -114,7 +114,7 @@ pub fn compact_table(table: &Table, long_share: f64) -> Result<Table, String> {
         plans.1.add(distances);
     })?;
     let ((value_log2, value_order), (distance_log2, distance_order)) =
-        (plans.0.plan(long_share), plans.1.plan(long_share));
+        (plans.0.plan(read_weight), plans.1.plan(read_weight));
     let mut values_out = Encoder::new(Alphabet::Values, value_log2, value_order);
     let mut distances_out = Encoder::new(Alphabet::Numbers, distance_log2, distance_order);
     Symbols::for_each_chunk(table, |values, distances| {
@@ -134,15 +134,15 @@ pub fn compact_table(table: &Table, long_share: f64) -> Result<Table, String> {
 }
 
 /// Writes the compact form of every table of the whole packed set in `from` into `to`, on
-/// `threads` threads, largest tables first, each stream leaving at most `long_share` of its
-/// blocks too long for their record ([`super::runs::LONG_SHARE`] is the default: more makes the
-/// set smaller and its probes slower); a table already in `to` is kept (the command
-/// resumes). Calls `progress` with each table's line.
+/// `threads` threads, largest tables first, each stream planned with `read_weight`, what a
+/// probe's second read is worth in bits an entry ([`super::runs::READ_WEIGHT`] by default:
+/// less makes the set smaller and its probes slower); a table already in `to` is kept (the
+/// command resumes). Calls `progress` with each table's line.
 pub fn compact_set(
     from: &Path,
     to: &Path,
     threads: usize,
-    long_share: f64,
+    read_weight: f64,
     progress: &(dyn Fn(&CompactReport) + Sync),
 ) -> Result<Vec<CompactReport>, String> {
     if from == to {
@@ -169,7 +169,7 @@ pub fn compact_set(
             scope.spawn(|| {
                 while let Some(&material) = materials.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let table = packed.get(material).expect("loaded");
-                    match compact_one(table, to, long_share) {
+                    match compact_one(table, to, read_weight) {
                         Ok(report) => {
                             progress(&report);
                             reports.lock().unwrap().push(report);
@@ -192,7 +192,7 @@ pub fn compact_set(
 }
 
 /// Compacts one table into `to` unless it is there already.
-fn compact_one(table: &Table, to: &Path, long_share: f64) -> Result<CompactReport, String> {
+fn compact_one(table: &Table, to: &Path, read_weight: f64) -> Result<CompactReport, String> {
     let material = table.material();
     let started = Instant::now();
     let (compact, seconds) = match Table::map(to, material)? {
@@ -204,7 +204,7 @@ fn compact_one(table: &Table, to: &Path, long_share: f64) -> Result<CompactRepor
             ));
         }
         None => {
-            let compact = compact_table(table, long_share)?;
+            let compact = compact_table(table, read_weight)?;
             compact
                 .write(to)
                 .map_err(|e| format!("cannot write {}: {e}", file::path(to, material).display()))?;

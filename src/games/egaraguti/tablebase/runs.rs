@@ -47,10 +47,14 @@ const INLINE_BITS: u64 = 127;
 const PADDING: usize = 8;
 /// The largest Exp-Golomb order tried.
 const MOST_ORDER: u8 = 12;
+/// The most runs a block of a stream may hold on average: decoding half of them costs
+/// about what a read from memory does.
+const MOST_RUNS: u64 = 24;
 /// The block sizes tried, as powers of two.
 const BLOCK_SIZES: std::ops::RangeInclusive<u8> = 6..=14;
-/// The share of blocks a stream leaves too long for their record unless told otherwise.
-pub const LONG_SHARE: f64 = 0.05;
+/// What a second read is worth in bits an entry unless told otherwise (see
+/// [`Planner::plan`]).
+pub const READ_WEIGHT: f64 = 2.0;
 
 /// Appends bits to a byte vector, least significant first.
 struct BitWriter {
@@ -165,14 +169,16 @@ fn block_bits(alphabet: Alphabet, runs: &[(u8, u32)], bits: &mut [u64; MOST_ORDE
 #[derive(Clone, Copy, Default)]
 struct Tally {
     blocks: u64,
-    /// The bits of the long blocks' codes, and how many blocks are long.
+    entries: u64,
+    runs: u64,
+    /// The bits of the long blocks' codes, and the entries in long blocks.
     long_bits: [u64; MOST_ORDER as usize + 1],
-    long_blocks: [u64; MOST_ORDER as usize + 1],
+    long_entries: [u64; MOST_ORDER as usize + 1],
 }
 
 /// Chooses a stream's block size and order from all its symbols, fed in order: larger
-/// blocks make a shorter stream (fewer records) but more of them too long for their record,
-/// and a long block costs a probe a second read.
+/// blocks make a shorter stream (fewer records) but more of them too long for their
+/// record, and a long block costs a probe a second read.
 pub struct Planner {
     alphabet: Alphabet,
     tallies: Vec<Tally>,
@@ -200,36 +206,45 @@ impl Planner {
                 block_runs(block, &mut self.runs);
                 block_bits(self.alphabet, &self.runs, &mut bits);
                 tally.blocks += 1;
+                tally.entries += block.len() as u64;
+                tally.runs += self.runs.len() as u64;
                 for (k, &block_bits) in bits.iter().enumerate() {
                     if block_bits > INLINE_BITS {
                         tally.long_bits[k] += block_bits;
-                        tally.long_blocks[k] += 1;
+                        tally.long_entries[k] += block.len() as u64;
                     }
                 }
             }
         }
     }
 
-    /// The block size (as a power of two) and the order: the shortest stream that leaves
-    /// at most `long_share` of its blocks too long for their record (or, where none does,
-    /// the one that leaves the fewest).
-    pub fn plan(&self, long_share: f64) -> (u8, u8) {
-        let mut best: Option<(u64, f64, u8, u8)> = None;
-        let mut fallback: Option<(u64, f64, u8, u8)> = None;
+    /// The block size (as a power of two) and the order that make the least of the
+    /// stream's bits an entry plus `weight` times the share of entries in long blocks,
+    /// among the sizes whose blocks hold at most [`MOST_RUNS`] runs on average:
+    /// `weight` is what a probe's second read is worth in bits an entry, so one weight
+    /// for every stream of a set puts each at the same point of the trade between size
+    /// and speed.
+    pub fn plan(&self, weight: f64) -> (u8, u8) {
+        let mut best: Option<(f64, u8, u8)> = None;
         for (log2, tally) in BLOCK_SIZES.zip(&self.tallies) {
+            // A probe decodes half a block's runs on average: blocks of more runs than a
+            // read's worth are not tried (but the smallest size always is).
+            if tally.runs > MOST_RUNS * tally.blocks && log2 > *BLOCK_SIZES.start() {
+                continue;
+            }
+            let entries = tally.entries.max(1) as f64;
             for k in 0..=MOST_ORDER {
-                let bytes = tally.blocks * RECORD_BYTES as u64 + tally.long_bits[k as usize] / 8;
-                let long = tally.long_blocks[k as usize] as f64 / tally.blocks.max(1) as f64;
-                let candidate = (bytes, long, log2, k);
-                if long <= long_share && best.is_none_or(|(b, ..)| bytes < b) {
-                    best = Some(candidate);
-                }
-                if fallback.is_none_or(|(_, l, ..)| long < l) {
-                    fallback = Some(candidate);
+                let bits = (tally.blocks * RECORD_BYTES as u64 * 8 + tally.long_bits[k as usize])
+                    as f64
+                    / entries;
+                let long = tally.long_entries[k as usize] as f64 / entries;
+                let cost = bits + weight * long;
+                if best.is_none_or(|(c, ..)| cost < c) {
+                    best = Some((cost, log2, k));
                 }
             }
         }
-        let (_, _, log2, k) = best.or(fallback).expect("sizes to try");
+        let (_, log2, k) = best.expect("sizes to try");
         (log2, k)
     }
 }
@@ -318,7 +333,7 @@ pub fn encode(alphabet: Alphabet, symbols: &[u8]) -> Vec<u8> {
     symbols
         .chunks(Planner::CHUNK)
         .for_each(|chunk| planner.add(chunk));
-    let (block_log2, order) = planner.plan(LONG_SHARE);
+    let (block_log2, order) = planner.plan(READ_WEIGHT);
     let mut encoder = Encoder::new(alphabet, block_log2, order);
     for block in symbols.chunks(1 << block_log2) {
         encoder.add_block(block);
