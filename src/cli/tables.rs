@@ -11,13 +11,13 @@ use ternion::core::{Outcome, Player, Wdl};
 use ternion::games::Variant;
 use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::egaraguti::tablebase::build::{BuildConfig, build};
-use ternion::games::egaraguti::tablebase::compact::{
-    compact_set, compare_sets, probe_costs, search_probe_cost,
-};
+use ternion::games::egaraguti::tablebase::compact::compact_set;
+use ternion::games::egaraguti::tablebase::compare::compare_sets;
 use ternion::games::egaraguti::tablebase::file::{self, file_sha256};
 use ternion::games::egaraguti::tablebase::index::MAX_MEN;
 use ternion::games::egaraguti::tablebase::index::Material;
 use ternion::games::egaraguti::tablebase::levels::{levels_of_total, parts};
+use ternion::games::egaraguti::tablebase::probe_cost::{probe_costs, search_probe_cost};
 use ternion::games::egaraguti::tablebase::runs::READ_WEIGHT;
 use ternion::games::egaraguti::tablebase::verify::{Coverage, verify};
 use ternion::games::egaraguti::tablebase::{Tablebase, line, men_of, sample};

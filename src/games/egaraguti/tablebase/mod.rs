@@ -16,7 +16,8 @@
 //!   refused, and what a probe of a position answers ([`Probe`]);
 //! - on top, what uses a set: [`solve`] (the retrograde solver of one level), [`build`]
 //!   (the resumable build of every level up to a number of men), [`compact`] (the compact
-//!   form of a finished set, and the comparison of two sets position by position), [`verify`] (an
+//!   form of a finished set), [`compare`] (two sets compared position by position),
+//!   [`probe_cost`] (what a probe costs, packed or compact), [`verify`] (an
 //!   independent check by one ply of the rules), [`line`] (every legal move's value, a line
 //!   of perfect play, the audit of a game), [`label`] (self-play data relabelled with the
 //!   exact results, for the tuner), [`sample`] (random positions of a given value, the
@@ -25,6 +26,7 @@
 pub mod build;
 pub mod cache;
 pub mod compact;
+pub mod compare;
 pub mod distill;
 pub mod file;
 pub mod index;
@@ -32,6 +34,7 @@ pub mod label;
 pub mod levels;
 pub mod line;
 pub mod oracle;
+pub mod probe_cost;
 pub mod runs;
 pub mod sample;
 pub mod set;
