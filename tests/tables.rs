@@ -1326,6 +1326,60 @@ fn a_compact_set_answers_every_position_as_the_packed_one() {
         }
     }
 
+    // Both forms time alike: a line a table and the mean; a search's probes replayed.
+    for dir in [packed, compact.as_path()] {
+        let output = ternion(&[
+            "tables",
+            "bench",
+            "egaraguti",
+            "--dir",
+            path_str(dir),
+            "--positions",
+            "2000",
+        ]);
+        let out = text(&output.stdout);
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        assert_eq!(out.lines().count(), 16, "{out}");
+        assert!(
+            out.lines().last().unwrap().starts_with("15 tables, "),
+            "{out}"
+        );
+        let output = ternion(&[
+            "tables",
+            "bench",
+            "egaraguti",
+            "--dir",
+            path_str(dir),
+            "--search-nodes",
+            "20000",
+            "--fen",
+            "5/3/1w1/1/3/ww1/bb1bb b 0 1",
+        ]);
+        let out = text(&output.stdout);
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        let probes: u64 = out.split(' ').nth(5).unwrap().parse().unwrap();
+        assert!(
+            out.starts_with("a search of 20000 nodes: ") && probes > 0,
+            "{out}"
+        );
+    }
+    let output = ternion(&[
+        "tables",
+        "bench",
+        "egaraguti",
+        "--dir",
+        path_str(packed),
+        "--search-nodes",
+        "10",
+        "--fen",
+        "nonsense",
+    ]);
+    assert!(
+        text(&output.stderr).starts_with("ternion: bad position"),
+        "{}",
+        text(&output.stderr)
+    );
+
     // A compact set is for probes: the build's checks read the packed one.
     let output = ternion(&["tables", "verify", "egaraguti", "--dir", path_str(&compact)]);
     let error = text(&output.stderr);
