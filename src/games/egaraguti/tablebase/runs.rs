@@ -14,9 +14,9 @@
 //! handful of runs from it. A block's code is its first symbol, then for each run its
 //! length (Exp-Golomb of order `k`) and the next run's symbol: for values a single bit
 //! (the next run holds one of the two other values), for numbers (distances) the number
-//! itself in Elias gamma. Each stream takes the block size and the order that make it
-//! shortest while leaving few blocks too long for their record ([`Planner`]). Bits are
-//! read least significant first from unaligned 64-bit words.
+//! itself in Elias gamma. Each stream takes the block size and the order that trade its
+//! length against the share of its entries in blocks too long for their record
+//! ([`Planner`]). Bits are read least significant first.
 //!
 //! A stream is `alphabet (u8) | log2 of the block (u8) | order (u8) | 0 (u8) | blocks
 //! (u64) | bytes of the long blocks' bits (u64) | records (16 bytes each) | those bits`,
