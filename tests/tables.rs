@@ -1276,6 +1276,25 @@ fn a_compact_set_answers_every_position_as_the_packed_one() {
         .sum();
     assert_eq!(compared, positions, "{out}");
 
+    // From a number of men on: the levels of 6 men alone (3v3, 4v2, 2v4, 5v1, 1v5).
+    let output = ternion(&[
+        "tables",
+        "compare",
+        "egaraguti",
+        "--dir",
+        path_str(packed),
+        "--with",
+        path_str(&compact),
+        "--from-men",
+        "6",
+    ]);
+    let out = text(&output.stdout);
+    assert!(output.status.success(), "{out}");
+    assert!(
+        out.lines().last().unwrap().starts_with("5 tables, "),
+        "{out}"
+    );
+
     // The engine's probes and searches read the same through either form.
     let (a, b) = (
         Tablebase::load_all(packed).unwrap(),

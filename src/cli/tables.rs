@@ -233,6 +233,10 @@ struct CompareArgs {
     /// Threads sharing each table's positions.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: u32,
+    /// Compare only the tables of this many men or more: a long comparison stopped part
+    /// way goes on from the first level it had not finished.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(2..=2 * MAX_MEN as i64))]
+    from_men: u32,
 }
 
 #[derive(Debug, Args)]
@@ -511,7 +515,8 @@ fn run_compare(args: &CompareArgs) -> Result<(), String> {
     only_egaraguti(args.variant.parse().map_err(|e| format!("{e}"))?)?;
     let mut out = io::stdout().lock();
     let started = std::time::Instant::now();
-    let comparisons = compare_sets(&args.dir, &args.with, args.threads as usize, &mut |c| {
+    let (threads, from_men) = (args.threads as usize, args.from_men as usize);
+    let comparisons = compare_sets(&args.dir, &args.with, threads, from_men, &mut |c| {
         let first = match &c.first {
             Some(position) => format!(" (the first: {position})"),
             None => String::new(),

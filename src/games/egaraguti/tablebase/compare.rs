@@ -25,17 +25,19 @@ pub struct Comparison {
 
 /// Compares the whole sets in `a` and `b` (in either form) position by position: the value
 /// and distance of every canonical position of every table, as the engine's probes read
-/// them (a compact set's captures through its lower levels). On `threads` threads; calls
+/// them (a compact set's captures through its lower levels), from the tables of `from_men`
+/// men on (a long comparison goes on where one stopped). On `threads` threads; calls
 /// `progress` with each table's comparison.
 pub fn compare_sets(
     a: &Path,
     b: &Path,
     threads: usize,
+    from_men: usize,
     progress: &mut dyn FnMut(&Comparison),
 ) -> Result<Vec<Comparison>, String> {
     let (a, b) = (Tablebase::load_all(a)?, Tablebase::load_all(b)?);
     let mut comparisons = Vec::new();
-    for total in 2..=2 * MAX_MEN {
+    for total in from_men.max(2)..=2 * MAX_MEN {
         for mover in 1..total {
             let material = Material {
                 mover,
