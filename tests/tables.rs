@@ -654,10 +654,26 @@ fn verify_finds_the_tables_right_and_a_changed_entry_wrong() {
         )),
         "{canonical}: {all}"
     );
+    // From a number of men on: the three levels of 6 men alone, every position of each.
+    let output = verify_with(tables_dir(), &["--all", "--from-men", "6"]);
+    let from_six = text(&output.stdout);
+    assert!(output.status.success(), "{from_six}");
+    let levels: Vec<&str> = from_six
+        .lines()
+        .filter(|l| l.contains(" checked ("))
+        .collect();
+    assert_eq!(levels.len(), 3, "{from_six}");
+    for level in ["3v3", "4v2", "5v1"] {
+        assert!(
+            levels.iter().any(|l| l.starts_with(&format!("{level}: "))),
+            "{from_six}"
+        );
+    }
     for bad in [
         &["--all", "--samples", "5"][..],
         &["--threads", "2"],
         &["--all", "--threads", "0"],
+        &["--from-men", "1"],
     ] {
         assert_eq!(
             verify_with(tables_dir(), bad).status.code(),

@@ -258,6 +258,10 @@ struct VerifyArgs {
     /// Threads of the check of every position (with --all).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256), requires = "all")]
     threads: u32,
+    /// Check only the levels of this many men or more: a long check stopped part way goes
+    /// on from the first level it had not finished.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(2..=2 * MAX_MEN as i64))]
+    from_men: u32,
 }
 
 #[derive(Debug, Args)]
@@ -575,7 +579,7 @@ fn run_verify(args: &VerifyArgs) -> Result<(), String> {
             seed: args.seed,
         },
     };
-    let checks = verify(&args.dir, coverage, &mut |check| {
+    let checks = verify(&args.dir, coverage, args.from_men as usize, &mut |check| {
         let _ = writeln!(
             out,
             "{}: {} positions checked ({} decided exactly by the positions after them), {} disagreements, {:.1} s",

@@ -86,12 +86,14 @@ pub enum Coverage {
     All { threads: usize },
 }
 
-/// Checks every level of the tables in `dir` (levels of at most 22 men, as many as there
-/// are), the positions `coverage` says, calling `progress` with each level's result. A
-/// file that is not whole or not a table is an error, and so is a set with a hole.
+/// Checks every level of the tables in `dir` of `from_men` men or more (levels of at most
+/// 22 men, as many as there are: a long check stopped part way goes on from a level), the
+/// positions `coverage` says, calling `progress` with each level's result. A file that is
+/// not whole or not a table is an error, and so is a set with a hole.
 pub fn verify(
     dir: &Path,
     coverage: Coverage,
+    from_men: usize,
     progress: &mut dyn FnMut(&LevelCheck),
 ) -> Result<Vec<LevelCheck>, String> {
     if !dir.is_dir() {
@@ -104,7 +106,7 @@ pub fn verify(
         Coverage::Sampled { seed, .. } => fastrand::Rng::with_seed(seed),
         Coverage::All { .. } => fastrand::Rng::with_seed(0),
     };
-    for total in 2..=2 * super::index::MAX_MEN {
+    for total in from_men.max(2)..=2 * super::index::MAX_MEN {
         for level in levels_of_total(total) {
             // Every file is read whole, its header and checksum checked, even where the
             // other part of its level is missing.
