@@ -1250,8 +1250,8 @@ fn a_compact_set_answers_every_position_as_the_packed_one() {
     assert!(after * 5 < before, "{after} bytes against {before}");
 
     // Every canonical position of every table, compared by the command.
-    let compare = |with: &Path| {
-        ternion(&[
+    let compare_with = |with: &Path, more: &[&str]| {
+        let mut args = vec![
             "tables",
             "compare",
             "egaraguti",
@@ -1259,10 +1259,11 @@ fn a_compact_set_answers_every_position_as_the_packed_one() {
             path_str(packed),
             "--with",
             path_str(with),
-            "--threads",
-            "2",
-        ])
+        ];
+        args.extend_from_slice(more);
+        ternion(&args)
     };
+    let compare = |with: &Path| compare_with(with, &["--threads", "2"]);
     let output = compare(&compact);
     let out = text(&output.stdout);
     assert!(output.status.success(), "{out}{}", text(&output.stderr));
@@ -1293,17 +1294,7 @@ fn a_compact_set_answers_every_position_as_the_packed_one() {
     assert_eq!(compared, positions, "{out}");
 
     // From a number of men on: the levels of 6 men alone (3v3, 4v2, 2v4, 5v1, 1v5).
-    let output = ternion(&[
-        "tables",
-        "compare",
-        "egaraguti",
-        "--dir",
-        path_str(packed),
-        "--with",
-        path_str(&compact),
-        "--from-men",
-        "6",
-    ]);
+    let output = compare_with(&compact, &["--from-men", "6"]);
     let out = text(&output.stdout);
     assert!(output.status.success(), "{out}");
     assert!(
@@ -1362,16 +1353,13 @@ fn a_compact_set_answers_every_position_as_the_packed_one() {
     }
 
     // Both forms time alike: a line a table and the mean; a search's probes replayed.
+    let bench = |dir: &Path, more: &[&str]| {
+        let mut args = vec!["tables", "bench", "egaraguti", "--dir", path_str(dir)];
+        args.extend_from_slice(more);
+        ternion(&args)
+    };
     for dir in [packed, compact.as_path()] {
-        let output = ternion(&[
-            "tables",
-            "bench",
-            "egaraguti",
-            "--dir",
-            path_str(dir),
-            "--positions",
-            "2000",
-        ]);
+        let output = bench(dir, &["--positions", "2000"]);
         let out = text(&output.stdout);
         assert!(output.status.success(), "{}", text(&output.stderr));
         assert_eq!(out.lines().count(), 16, "{out}");
@@ -1379,17 +1367,8 @@ fn a_compact_set_answers_every_position_as_the_packed_one() {
             out.lines().last().unwrap().starts_with("15 tables, "),
             "{out}"
         );
-        let output = ternion(&[
-            "tables",
-            "bench",
-            "egaraguti",
-            "--dir",
-            path_str(dir),
-            "--search-nodes",
-            "20000",
-            "--fen",
-            "5/3/1w1/1/3/ww1/bb1bb b 0 1",
-        ]);
+        let fen = "5/3/1w1/1/3/ww1/bb1bb b 0 1";
+        let output = bench(dir, &["--search-nodes", "20000", "--fen", fen]);
         let out = text(&output.stdout);
         assert!(output.status.success(), "{}", text(&output.stderr));
         let probes: u64 = out.split(' ').nth(5).unwrap().parse().unwrap();
@@ -1398,17 +1377,7 @@ fn a_compact_set_answers_every_position_as_the_packed_one() {
             "{out}"
         );
     }
-    let output = ternion(&[
-        "tables",
-        "bench",
-        "egaraguti",
-        "--dir",
-        path_str(packed),
-        "--search-nodes",
-        "10",
-        "--fen",
-        "nonsense",
-    ]);
+    let output = bench(packed, &["--search-nodes", "10", "--fen", "nonsense"]);
     assert!(
         text(&output.stderr).starts_with("ternion: bad position"),
         "{}",
