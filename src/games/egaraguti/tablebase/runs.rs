@@ -418,21 +418,35 @@ impl Layout {
     /// The symbol of entry `target` of a block whose code `bits` reads.
     #[inline]
     fn decode(&self, mut bits: impl Bits, target: u64) -> u8 {
-        let mut symbol = match self.alphabet {
-            Alphabet::Values => bits.read(2) as u8,
-            Alphabet::Numbers => bits.gamma().saturating_sub(1).min(254) as u8,
-        };
         let mut start = 0u64;
-        loop {
-            let length = bits.exp_golomb(self.order).saturating_add(1);
-            start = start.saturating_add(length);
-            if target < start {
-                return symbol;
+        match self.alphabet {
+            Alphabet::Values => {
+                let mut symbol = bits.read(2) as u8;
+                if let Some(found) =
+                    bits.values_in_word(self.order, target, &mut symbol, &mut start)
+                {
+                    return found;
+                }
+                loop {
+                    // A run's length and the bit that names the next run's value, in one.
+                    let (length, other) = bits.run(self.order, 1);
+                    start = start.saturating_add(length);
+                    if target < start {
+                        return symbol;
+                    }
+                    symbol = (symbol % 3 + 1 + other as u8) % 3;
+                }
             }
-            symbol = match self.alphabet {
-                Alphabet::Values => (symbol % 3 + 1 + bits.read(1) as u8) % 3,
-                Alphabet::Numbers => bits.gamma().saturating_sub(1).min(254) as u8,
-            };
+            Alphabet::Numbers => {
+                let mut symbol = bits.gamma().saturating_sub(1).min(254) as u8;
+                loop {
+                    start = start.saturating_add(bits.run(self.order, 0).0);
+                    if target < start {
+                        return symbol;
+                    }
+                    symbol = bits.gamma().saturating_sub(1).min(254) as u8;
+                }
+            }
         }
     }
 }
@@ -451,6 +465,29 @@ trait Bits {
     fn exp_golomb(&mut self, k: u8) -> u64 {
         let high = self.gamma() - 1;
         high.saturating_mul(1 << k) | self.read(u32::from(k))
+    }
+
+    /// A run's length (an Exp-Golomb code of order `k`, plus one) and the `tail` bits after
+    /// it (at most one).
+    #[inline]
+    fn run(&mut self, k: u8, tail: u32) -> (u64, u64) {
+        let length = self.exp_golomb(k).saturating_add(1);
+        (length, self.read(tail))
+    }
+
+    /// Decodes the runs of values (of order `k`) that lie whole in the next 64 bits, from
+    /// `symbol`'s run starting at entry `start`: the symbol of entry `target` if it is
+    /// found among them, else `None` with `symbol` and `start` where the runs stopped and
+    /// the bits consumed up to there. A fast path where a source has one; none by default.
+    #[inline]
+    fn values_in_word(
+        &mut self,
+        _k: u8,
+        _target: u64,
+        _symbol: &mut u8,
+        _start: &mut u64,
+    ) -> Option<u8> {
+        None
     }
 }
 
@@ -474,6 +511,59 @@ impl Bits for InlineBits {
         }
         self.0 >>= extra + 1;
         (1 << extra) | self.read(extra)
+    }
+
+    /// The runs in the code's low word decoded with 64-bit operations alone, each run a
+    /// count of zeros and one shift: the decode of a block is a chain of runs, each waiting
+    /// on the one before, and a 128-bit shift or count costs several steps of it.
+    #[inline]
+    fn values_in_word(
+        &mut self,
+        k: u8,
+        target: u64,
+        symbol: &mut u8,
+        start: &mut u64,
+    ) -> Option<u8> {
+        let k = u32::from(k);
+        let (mut word, mut used) = (self.0 as u64, 0u32);
+        loop {
+            let extra = word.trailing_zeros();
+            // The run's zeros, its length's bits and the next value's bit.
+            let bits = 2 * extra + k + 2;
+            if used + bits >= 64 {
+                break;
+            }
+            let body = word >> (extra + 1);
+            let high = ((1 << extra) | (body & ((1 << extra) - 1))) - 1;
+            let rest = body >> extra;
+            *start += (high << k | (rest & ((1 << k) - 1))) + 1;
+            if target < *start {
+                return Some(*symbol);
+            }
+            *symbol = (*symbol % 3 + 1 + ((rest >> k) & 1) as u8) % 3;
+            word >>= bits;
+            used += bits;
+        }
+        self.0 >>= used;
+        None
+    }
+
+    /// [`Bits::run`] in one shift of the code: the length's bits and the tail lie in the
+    /// low 64 bits once its leading zeros are passed (at most 28 + 12 + 1 of them), and the
+    /// decode of a block is a chain of these, each waiting on the one before.
+    #[inline]
+    fn run(&mut self, k: u8, tail: u32) -> (u64, u64) {
+        let extra = self.0.trailing_zeros();
+        if extra > 28 {
+            self.0 = 0;
+            return (u64::MAX, 0);
+        }
+        let body = (self.0 >> (extra + 1)) as u64;
+        let high = ((1 << extra) | (body & ((1 << extra) - 1))) - 1;
+        let rest = body >> extra;
+        let length = (high << k | (rest & ((1 << k) - 1))) + 1;
+        self.0 >>= 2 * extra + 1 + u32::from(k) + tail;
+        (length, (rest >> k) & ((1 << tail) - 1))
     }
 }
 
@@ -560,18 +650,23 @@ mod tests {
                 let layout = Layout::read(&stream, count as u64).unwrap();
                 assert_eq!(layout.len, stream.len());
                 assert_eq!(stream.len() % RECORD_BYTES, 0);
-                // Every block size and order reads back alike, long blocks or not.
-                let mut encoder = Encoder::new(alphabet, block_log2, 1);
-                symbols
-                    .chunks(1 << block_log2)
-                    .for_each(|b| encoder.add_block(b));
-                let fixed = encoder.finish();
-                let fixed_layout = Layout::read(&fixed, count as u64).unwrap();
                 for (index, &entry) in symbols.iter().enumerate() {
                     let read = layout.symbol(&stream, index as u64);
                     assert!(accepts(entry, read), "{index}: {entry} {read}");
-                    let again = fixed_layout.symbol(&fixed, index as u64);
-                    assert!(accepts(entry, again), "{index}: {entry} {again}");
+                }
+                // Every block size and order reads back alike, long blocks or not, the
+                // runs in a record's low word and across it.
+                for order in [0, 1, 5, MOST_ORDER] {
+                    let mut encoder = Encoder::new(alphabet, block_log2, order);
+                    symbols
+                        .chunks(1 << block_log2)
+                        .for_each(|b| encoder.add_block(b));
+                    let fixed = encoder.finish();
+                    let fixed_layout = Layout::read(&fixed, count as u64).unwrap();
+                    for (index, &entry) in symbols.iter().enumerate() {
+                        let again = fixed_layout.symbol(&fixed, index as u64);
+                        assert!(accepts(entry, again), "{order} {index}: {entry} {again}");
+                    }
                 }
             }
         }
