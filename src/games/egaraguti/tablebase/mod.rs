@@ -20,8 +20,10 @@
 //!   [`probe_cost`] (what a probe costs, packed or compact), [`verify`] (an
 //!   independent check by one ply of the rules), [`line`] (every legal move's value, a line
 //!   of perfect play, the audit of a game), [`label`] (self-play data relabelled with the
-//!   exact results, for the tuner), [`sample`] (random positions of a given value, the
-//!   starts of matches) and [`oracle`] (the tables as the search's oracle).
+//!   exact results, for the tuner), [`distill`] (positions labelled with their exact
+//!   value, a network's data, and how often an evaluation's one-ply choice keeps the
+//!   value), [`sample`] (random positions of a given value, the starts of matches) and
+//!   [`oracle`] (the tables as the search's oracle).
 
 pub mod build;
 pub mod cache;
