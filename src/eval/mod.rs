@@ -14,7 +14,7 @@
 //! network's accumulator): [`Evaluate::State`]. The search, not the position, holds it, one
 //! per ply beside its stack: it works out the root's from nothing ([`Evaluate::state`]),
 //! each child's from its parent's and what the move changed ([`Evaluate::update`], fed by
-//! [`Rules::changes`](crate::rules::Rules::changes)), and drops it on unmake. So the rules
+//! [`Rules::changes`]), and drops it on unmake. So the rules
 //! carry no weights, and perft, the referee and the tables' build never pay for it.
 //!
 //! [`network`] holds a small efficiently updated network for any game (an accumulator a

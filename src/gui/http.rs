@@ -1,6 +1,6 @@
 //! The HTTP side of `ternion gui`: one request per connection, its head read (blocking:
 //! a connection that waits for its head costs a sleeping thread, no CPU), checked,
-//! answered; a WebSocket's handshake reads the head again from [`Replayed`](session::Replayed).
+//! answered; a WebSocket's handshake reads the head again from [`session::Replayed`].
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

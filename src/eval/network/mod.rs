@@ -14,7 +14,7 @@
 //! keep their meaning. Which inputs a game has, and which a move turns on or off, is the
 //! game's (its inputs are documented beside its evaluation); this module knows no game.
 //!
-//! - [`file`]: the network's file: a header (variant, shape, checksum) and the weights.
+//! - [`mod@file`]: the network's file: a header (variant, shape, checksum) and the weights.
 
 pub mod file;
 

@@ -7,7 +7,7 @@
 //!
 //! - [`index`]: the dense index of positions with the board's four symmetries, and the
 //!   material pairs;
-//! - [`file`]: a table's file: its name, header, checksum and sums; and [`runs`], the
+//! - [`mod@file`]: a table's file: its name, header, checksum and sums; and [`runs`], the
 //!   run-coded streams of a compact table;
 //! - [`table`]: one material pair's table, read or mapped from its file, and its probe;
 //! - [`levels`]: the levels of material, what each captures into, and a set's holes;
@@ -18,7 +18,7 @@
 //!   (the resumable build of every level up to a number of men), [`compact`] (the compact
 //!   form of a finished set), [`compare`] (two sets compared position by position),
 //!   [`probe_cost`] (what a probe costs, packed or compact), [`verify`] (an
-//!   independent check by one ply of the rules), [`line`] (every legal move's value, a line
+//!   independent check by one ply of the rules), [`mod@line`] (every legal move's value, a line
 //!   of perfect play, the audit of a game), [`label`] (self-play data relabelled with the
 //!   exact results, for the tuner), [`distill`] (positions labelled with their exact
 //!   value, a network's data, and how often an evaluation's one-ply choice keeps the

@@ -222,7 +222,7 @@ impl Planner {
 
     /// The block size (as a power of two) and the order that make the least of the
     /// stream's bits an entry plus `weight` times the share of entries in long blocks,
-    /// among the sizes whose blocks hold at most [`MOST_RUNS`] runs on average:
+    /// among the sizes whose blocks hold at most `MOST_RUNS` runs on average:
     /// `weight` is what a probe's second read is worth in bits an entry, so one weight
     /// for every stream of a set puts each at the same point of the trade between size
     /// and speed.
