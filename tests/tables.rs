@@ -669,6 +669,38 @@ fn verify_finds_the_tables_right_and_a_changed_entry_wrong() {
             "{from_six}"
         );
     }
+    // The docs' table of the check, from both runs: a row a level (the levels of 6 men,
+    // checked twice, keep their last line), and the whole set's count in the last row.
+    let dir = fresh_dir("verify-table");
+    let runs = [("all.txt", &all), ("from-six.txt", &from_six)].map(|(name, output)| {
+        let file = dir.join(name);
+        std::fs::write(&file, output).unwrap();
+        file
+    });
+    let output = std::process::Command::new(format!(
+        "{}/scripts/egaraguti-verify.sh",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .args(&runs)
+    .output()
+    .expect("the script runs");
+    let table = text(&output.stdout);
+    assert!(output.status.success(), "{table}{}", text(&output.stderr));
+    let rows: Vec<&str> = table.lines().skip(2).collect();
+    assert_eq!(rows.len(), 10, "{table}");
+    assert!(rows.iter().any(|r| r.starts_with("| 3+3 | ")), "{table}");
+    let with_commas = canonical
+        .to_string()
+        .as_bytes()
+        .rchunks(3)
+        .rev()
+        .map(|digits| std::str::from_utf8(digits).unwrap())
+        .collect::<Vec<_>>()
+        .join(",");
+    assert!(
+        rows[9].starts_with(&format!("| all 9 levels | {with_commas} | 0 | ")),
+        "{with_commas}: {table}"
+    );
     for bad in [
         &["--all", "--samples", "5"][..],
         &["--threads", "2"],
