@@ -74,8 +74,8 @@ pub fn nearest_level(variant: Variant, elo: u32) -> Option<u8> {
 // are five players (src/games/lerontenin/levels.rs), each group with its first level's
 // Elo; its full engine was measured at 100,000 nodes a move.
 const LIELOW: LevelElo = [
-    843, 928, 1164, 1242, 1342, 1485, 1649, 1831, 1884, 1933, 2048, 2140, 2232, 2310, 2395, 2444,
-    2529, 2578, 2721, 2844, 3049,
+    850, 935, 1145, 1249, 1360, 1542, 1657, 1872, 1933, 2072, 2150, 2273, 2459, 2578, 2705, 2790,
+    2875, 2924, 3092, 3207, 3393,
 ];
 const LIELOW9: LevelElo = [
     876, 935, 1125, 1184, 1284, 1391, 1510, 1629, 1772, 1899, 1962, 2122, 2241, 2311, 2407, 2488,
