@@ -318,3 +318,35 @@ fn with_ponder_on_bestmove_names_the_expected_reply() {
     assert_eq!(answer.split(' ').count(), 2, "{answer}");
     engine.quit();
 }
+
+#[test]
+fn a_daemon_is_busy_until_its_last_line_is_out() {
+    // A sink slow to take a work's last line (a pipe the reader drains late): whoever
+    // waits for `busy` to turn false must find that line already given, for a search and
+    // for work that is not one. A flag set just before the line went out lost this race
+    // on a loaded machine; the slow sink makes it lose every time.
+    let output = Arc::new(Mutex::new(Vec::new()));
+    let collected = Arc::clone(&output);
+    let sink: Sink = Arc::new(move |line: String| {
+        if line.starts_with("bestmove") || line.starts_with("Nodes searched") {
+            thread::sleep(Duration::from_millis(50));
+        }
+        collected.lock().expect("the output").push(line);
+    });
+    let mut daemon = Daemon::new(Variant::Lielow, sink);
+    for (work, last) in [
+        ("go depth 2", "bestmove "),
+        ("go perft 2", "Nodes searched"),
+    ] {
+        output.lock().expect("the output").clear();
+        daemon.handle(work);
+        while daemon.busy() {
+            thread::sleep(Duration::from_millis(1));
+        }
+        let lines = output.lock().expect("the output").clone();
+        assert!(
+            lines.last().is_some_and(|l| l.starts_with(last)),
+            "{work}: busy turned false before the last line: {lines:?}"
+        );
+    }
+}

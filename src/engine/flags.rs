@@ -17,7 +17,6 @@ pub struct SearchFlags {
     pondering: Arc<AtomicBool>,
     /// Wait for `stop` before giving the best move (`go infinite`).
     wait_for_stop: bool,
-    done: Arc<AtomicBool>,
     /// Woken whenever `stop` or `pondering` changes.
     changed: Arc<(Mutex<()>, Condvar)>,
 }
@@ -86,16 +85,6 @@ impl SearchFlags {
         while (self.wait_for_stop || self.pondering.load(Ordering::Relaxed)) && !self.is_stopped() {
             guard = changed.wait(guard).unwrap_or_else(PoisonError::into_inner);
         }
-    }
-
-    /// Marks the work done: its last line is about to go out.
-    pub fn set_done(&self) {
-        self.done.store(true, Ordering::Release);
-    }
-
-    /// Whether the work has given (or is giving) its last line.
-    pub fn is_done(&self) -> bool {
-        self.done.load(Ordering::Acquire)
     }
 }
 

@@ -371,7 +371,6 @@ impl<G: Playable> Session for GameSession<G> {
             let mut notation = root.line_notation(&line[..line.len().min(2)]).into_iter();
             let best = notation.next();
             let ponder = notation.next().filter(|_| job.ponder_move);
-            flags.set_done();
             listener(Event::BestMove { best, ponder });
         })
     }

@@ -93,9 +93,14 @@ impl Daemon {
         self.say(format::error(kind, detail));
     }
 
-    /// Whether work is running: until its last line (a search's `bestmove`) is out.
+    /// Whether work is running: until its thread has given its last line (a search's
+    /// `bestmove`) and ended. The thread's end, not a flag set before that line, so that
+    /// whoever waits for `busy` to turn false finds the line out however the threads are
+    /// scheduled.
     pub fn busy(&self) -> bool {
-        self.work.as_ref().is_some_and(|work| !work.flags.is_done())
+        self.work
+            .as_ref()
+            .is_some_and(|work| !work.thread.is_finished())
     }
 
     /// Stops any running work and waits for its last line (a search's `bestmove`).
@@ -376,7 +381,6 @@ impl Daemon {
                     fallback
                 },
             );
-            work_flags.set_done();
             sink(last);
         });
         self.work = Some(Work { flags, thread });
