@@ -1334,6 +1334,32 @@ fn a_compact_set_answers_every_position_as_the_packed_one() {
         "{out}"
     );
 
+    // Named tables alone, each once, fewest men first whatever the order they are given in.
+    let output = compare_with(&compact, &["--table", "2v4", "--table", "3v2"]);
+    let out = text(&output.stdout);
+    assert!(output.status.success(), "{out}");
+    let names: Vec<&str> = out.lines().map(|l| l.split(':').next().unwrap()).collect();
+    assert_eq!(names[..2], ["3v2", "2v4"], "{out}");
+    assert!(
+        out.lines().last().unwrap().starts_with("2 tables, "),
+        "{out}"
+    );
+    // A table the sets lack, or a name that is no table, is refused with one line.
+    for (table, error) in [
+        ("4v3", "4v3 is not in both sets"),
+        ("12v1", "'12v1' is not a table"),
+        ("3+3", "'3+3' is not a table"),
+    ] {
+        let output = compare_with(&compact, &["--table", table]);
+        assert!(!output.status.success(), "{table}");
+        assert!(output.stdout.is_empty(), "{table}");
+        assert!(
+            text(&output.stderr).contains(error),
+            "{}",
+            text(&output.stderr)
+        );
+    }
+
     // The engine's probes and searches read the same through either form.
     let (a, b) = (
         Tablebase::load_all(packed).unwrap(),

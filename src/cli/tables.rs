@@ -12,7 +12,7 @@ use ternion::games::Variant;
 use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::egaraguti::tablebase::build::{BuildConfig, build};
 use ternion::games::egaraguti::tablebase::compact::compact_set;
-use ternion::games::egaraguti::tablebase::compare::compare_sets;
+use ternion::games::egaraguti::tablebase::compare::{Comparison, compare_sets};
 use ternion::games::egaraguti::tablebase::file::{self, file_sha256};
 use ternion::games::egaraguti::tablebase::index::MAX_MEN;
 use ternion::games::egaraguti::tablebase::index::Material;
@@ -155,6 +155,22 @@ fn parse_men(text: &str) -> Result<[usize; 2], String> {
     Ok([side(first)?, side(second)?])
 }
 
+/// A table's name, the side to move's men first: `8v9`.
+fn parse_table(text: &str) -> Result<Material, String> {
+    let side = |part: &str| match part.parse::<usize>() {
+        Ok(men @ 1..=MAX_MEN) => Some(men),
+        _ => None,
+    };
+    text.split_once('v')
+        .and_then(|(mover, other)| {
+            Some(Material {
+                mover: side(mover)?,
+                other: side(other)?,
+            })
+        })
+        .ok_or_else(|| format!("'{text}' is not a table: <men>v<men>, 1 to {MAX_MEN} each"))
+}
+
 fn parse_weight(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(weight) if (0.0..=1000.0).contains(&weight) => Ok(weight),
@@ -237,6 +253,10 @@ struct CompareArgs {
     /// way goes on from the first level it had not finished.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(2..=2 * MAX_MEN as i64))]
     from_men: u32,
+    /// Compare only this table (8v9: the side to move's men first); may be given again.
+    /// A comparison can so go on table by table, or be shared out between machines.
+    #[arg(long = "table", value_parser = parse_table)]
+    tables: Vec<Material>,
 }
 
 #[derive(Debug, Args)]
@@ -520,7 +540,7 @@ fn run_compare(args: &CompareArgs) -> Result<(), String> {
     let mut out = io::stdout().lock();
     let started = std::time::Instant::now();
     let (threads, from_men) = (args.threads as usize, args.from_men as usize);
-    let comparisons = compare_sets(&args.dir, &args.with, threads, from_men, &mut |c| {
+    let mut report = |c: &Comparison| {
         let first = match &c.first {
             Some(position) => format!(" (the first: {position})"),
             None => String::new(),
@@ -533,7 +553,9 @@ fn run_compare(args: &CompareArgs) -> Result<(), String> {
             c.disagreements,
             started.elapsed().as_secs_f64()
         );
-    })?;
+    };
+    let (dirs, only) = ((&args.dir, &args.with), &args.tables);
+    let comparisons = compare_sets(dirs.0, dirs.1, threads, from_men, only, &mut report)?;
     let positions: u64 = comparisons.iter().map(|c| c.positions).sum();
     let disagreements: u64 = comparisons.iter().map(|c| c.disagreements).sum();
     let _ = writeln!(

@@ -26,16 +26,24 @@ pub struct Comparison {
 /// Compares the whole sets in `a` and `b` (in either form) position by position: the value
 /// and distance of every canonical position of every table, as the engine's probes read
 /// them (a compact set's captures through its lower levels), from the tables of `from_men`
-/// men on (a long comparison goes on where one stopped). On `threads` threads; calls
-/// `progress` with each table's comparison.
+/// men on (a long comparison goes on where one stopped), and only the tables of `only`
+/// when it names any (a comparison shared out, or resumed table by table). On `threads`
+/// threads; calls `progress` with each table's comparison.
 pub fn compare_sets(
     a: &Path,
     b: &Path,
     threads: usize,
     from_men: usize,
+    only: &[Material],
     progress: &mut dyn FnMut(&Comparison),
 ) -> Result<Vec<Comparison>, String> {
     let (a, b) = (Tablebase::load_all(a)?, Tablebase::load_all(b)?);
+    if let Some(absent) = only
+        .iter()
+        .find(|&&m| a.get(m).is_none() || b.get(m).is_none())
+    {
+        return Err(format!("{absent} is not in both sets"));
+    }
     let mut comparisons = Vec::new();
     for total in from_men.max(2)..=2 * MAX_MEN {
         for mover in 1..total {
@@ -43,6 +51,9 @@ pub fn compare_sets(
                 mover,
                 other: total - mover,
             };
+            if !only.is_empty() && !only.contains(&material) {
+                continue;
+            }
             match (a.get(material), b.get(material)) {
                 (None, None) => continue,
                 (Some(_), Some(_)) => {}
