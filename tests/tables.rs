@@ -1252,6 +1252,15 @@ fn a_network_taught_by_the_tables_keeps_values_the_terms_give_away() {
     std::fs::remove_dir_all(&scratch).ok();
 }
 
+/// The positions a comparison's last line says it compared.
+fn compared_in(out: &str) -> u64 {
+    let last = out.lines().last().unwrap_or_default();
+    last.split(' ')
+        .nth(2)
+        .and_then(|n| n.parse().ok())
+        .expect(out)
+}
+
 /// The total bytes of the table files in `dir`.
 fn bytes_of(dir: &Path) -> usize {
     files(dir).iter().map(|(_, bytes)| bytes.len()).sum()
@@ -1304,15 +1313,7 @@ fn a_compact_set_answers_every_position_as_the_packed_one() {
         out.lines().all(|l| l.contains(", 0 disagreements")),
         "{out}"
     );
-    let compared: u64 = out
-        .lines()
-        .last()
-        .unwrap()
-        .split(' ')
-        .nth(2)
-        .unwrap()
-        .parse()
-        .unwrap();
+    let compared = compared_in(&out);
     // As many as the packed tables' canonical entries (those with a value).
     let positions: u64 = Tablebase::load_all(packed)
         .unwrap()
@@ -1332,6 +1333,17 @@ fn a_compact_set_answers_every_position_as_the_packed_one() {
     assert!(
         out.lines().last().unwrap().starts_with("5 tables, "),
         "{out}"
+    );
+
+    // The stored entries alone: the positions without a capture, fewer than all, and the
+    // same in both forms.
+    let output = compare_with(&compact, &["--stored"]);
+    let out = text(&output.stdout);
+    assert!(output.status.success(), "{out}");
+    let stored = compared_in(&out);
+    assert!(
+        stored > 0 && stored < positions / 2,
+        "{stored} of {positions}"
     );
 
     // Named tables alone, each once, fewest men first whatever the order they are given in.
@@ -1476,13 +1488,15 @@ fn a_compact_set_answers_every_position_as_the_packed_one() {
         bytes[at] ^= 0x5a;
     }
     std::fs::write(&largest, &bytes).unwrap();
-    let output = compare(&damaged);
-    assert!(!output.status.success());
-    assert!(
-        text(&output.stderr).contains("the sets disagree on"),
-        "{}",
-        text(&output.stderr)
-    );
+    for more in [&["--threads", "2"][..], &["--stored", "--table", "3v3"]] {
+        let output = compare_with(&damaged, more);
+        assert!(!output.status.success(), "{more:?}");
+        assert!(
+            text(&output.stderr).contains("the sets disagree on"),
+            "{}",
+            text(&output.stderr)
+        );
+    }
     std::fs::write(&largest, &bytes[..length - 3]).unwrap();
     let output = compare(&damaged);
     let error = text(&output.stderr);

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::index::{INDEXER, MAX_MEN, Material, Men};
 use super::set::Tablebase;
 use crate::core::Player;
-use crate::games::egaraguti::EgaraGuti;
+use crate::games::egaraguti::{EgaraGuti, can_capture};
 use crate::rules::Notation;
 
 /// What a comparison of two sets found in one table.
@@ -23,21 +23,33 @@ pub struct Comparison {
     pub first: Option<String>,
 }
 
+/// Which positions a comparison reads.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    /// The tables of this many men or more: a long comparison goes on where one stopped.
+    pub from_men: usize,
+    /// Only these tables, when it names any: a comparison shared out, or resumed table by
+    /// table.
+    pub tables: Vec<Material>,
+    /// Only the positions without a capture, the entries a compact table stores: its
+    /// coding checked in a single pass over its runs, without the look into the lower
+    /// levels that each capture's value costs (most of a full comparison's time).
+    pub stored_only: bool,
+}
+
 /// Compares the whole sets in `a` and `b` (in either form) position by position: the value
-/// and distance of every canonical position of every table, as the engine's probes read
-/// them (a compact set's captures through its lower levels), from the tables of `from_men`
-/// men on (a long comparison goes on where one stopped), and only the tables of `only`
-/// when it names any (a comparison shared out, or resumed table by table). On `threads`
-/// threads; calls `progress` with each table's comparison.
+/// and distance of every canonical position of every table that `selection` takes, as the
+/// engine's probes read them (a compact set's captures through its lower levels). On
+/// `threads` threads; calls `progress` with each table's comparison.
 pub fn compare_sets(
     a: &Path,
     b: &Path,
     threads: usize,
-    from_men: usize,
-    only: &[Material],
+    selection: &Selection,
     progress: &mut dyn FnMut(&Comparison),
 ) -> Result<Vec<Comparison>, String> {
     let (a, b) = (Tablebase::load_all(a)?, Tablebase::load_all(b)?);
+    let only = &selection.tables;
     if let Some(absent) = only
         .iter()
         .find(|&&m| a.get(m).is_none() || b.get(m).is_none())
@@ -45,7 +57,7 @@ pub fn compare_sets(
         return Err(format!("{absent} is not in both sets"));
     }
     let mut comparisons = Vec::new();
-    for total in from_men.max(2)..=2 * MAX_MEN {
+    for total in selection.from_men.max(2)..=2 * MAX_MEN {
         for mover in 1..total {
             let material = Material {
                 mover,
@@ -59,7 +71,7 @@ pub fn compare_sets(
                 (Some(_), Some(_)) => {}
                 _ => return Err(format!("only one of the sets has {material}")),
             }
-            let comparison = compare_table(&a, &b, material, threads);
+            let comparison = compare_table(&a, &b, material, threads, selection.stored_only);
             progress(&comparison);
             comparisons.push(comparison);
         }
@@ -68,7 +80,14 @@ pub fn compare_sets(
 }
 
 /// Compares one table of two sets over ranges of entries shared out between threads.
-fn compare_table(a: &Tablebase, b: &Tablebase, material: Material, threads: usize) -> Comparison {
+/// With `stored_only`, the positions with a capture are passed over.
+fn compare_table(
+    a: &Tablebase,
+    b: &Tablebase,
+    material: Material,
+    threads: usize,
+    stored_only: bool,
+) -> Comparison {
     const RANGE: u64 = 1 << 16;
     let entries = INDEXER.table_size(material);
     let (next, positions, disagreements) =
@@ -87,7 +106,9 @@ fn compare_table(a: &Tablebase, b: &Tablebase, material: Material, threads: usiz
                     for index in start..(start + RANGE).min(entries) {
                         let position = men.expect("inside the table");
                         men = INDEXER.next_position(position);
-                        if INDEXER.canonical(position) != position {
+                        if INDEXER.canonical(position) != position
+                            || stored_only && can_capture(position.mover, position.other)
+                        {
                             continue;
                         }
                         seen += 1;
