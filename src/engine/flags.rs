@@ -1,12 +1,15 @@
-//! The flags a running search shares with whoever started it: stop, ponder, and the wait of
-//! a best move that is due only after `stop` or `ponderhit`.
+//! The flags a running search shares with whoever started it: stop, ponder, answered, the
+//! wait of a best move that is due only after `stop` or `ponderhit`, and the watchdog's
+//! wait for the hard deadline.
 //!
-//! The search reads the two atomics at its polls; the thread that holds the best move back
-//! sleeps on a condition variable that [`SearchFlags::stop`] and
-//! [`SearchFlags::ponderhit`] wake, so the answer follows them at once without a busy wait.
+//! The search reads the atomics at its polls; the threads that wait (the one that holds
+//! the best move back, the watchdog) sleep on a condition variable that
+//! [`SearchFlags::stop`], [`SearchFlags::ponderhit`] and [`SearchFlags::answered`] wake, so
+//! they follow them at once without a busy wait.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use crate::search::{Control, RootMove, RootReports};
 
@@ -15,6 +18,8 @@ use crate::search::{Control, RootMove, RootReports};
 pub struct SearchFlags {
     stop: Arc<AtomicBool>,
     pondering: Arc<AtomicBool>,
+    /// The best move was given.
+    answered: Arc<AtomicBool>,
     /// Wait for `stop` before giving the best move (`go infinite`).
     wait_for_stop: bool,
     /// Woken whenever `stop` or `pondering` changes.
@@ -40,6 +45,11 @@ impl SearchFlags {
     /// The pondered move was played: the clock starts, and the best move may follow.
     pub fn ponderhit(&self) {
         self.set(&self.pondering, false);
+    }
+
+    /// The best move was given: the watchdog may rest.
+    pub fn answered(&self) {
+        self.set(&self.answered, true);
     }
 
     fn set(&self, flag: &AtomicBool, value: bool) {
@@ -86,6 +96,35 @@ impl SearchFlags {
             guard = changed.wait(guard).unwrap_or_else(PoisonError::into_inner);
         }
     }
+
+    /// The watchdog's wait: blocks until the best move is given (`false`) or the hard
+    /// deadline has passed (`true`): `hard` after `since`, or after the `ponderhit` of a
+    /// search that started pondering.
+    pub fn wait_for_deadline(&self, since: Instant, hard: Duration) -> bool {
+        let (lock, changed) = &*self.changed;
+        let mut guard = lock.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut deadline = (!self.pondering.load(Ordering::Relaxed)).then_some(since + hard);
+        loop {
+            if self.answered.load(Ordering::Relaxed) {
+                return false;
+            }
+            match deadline {
+                None if !self.pondering.load(Ordering::Relaxed) => {
+                    deadline = Some(Instant::now() + hard);
+                }
+                None => guard = changed.wait(guard).unwrap_or_else(PoisonError::into_inner),
+                Some(at) => {
+                    let now = Instant::now();
+                    if now >= at {
+                        return true;
+                    }
+                    guard = (changed.wait_timeout(guard, at - now))
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .0;
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -118,5 +157,32 @@ mod tests {
         assert!(!waiter.is_finished());
         flags.stop();
         waiter.join().expect("the waiter");
+    }
+
+    #[test]
+    fn the_watchdog_waits_for_the_deadline_or_the_answer() {
+        let long = Duration::from_secs(3_600);
+        // Past its deadline: due at once.
+        let flags = SearchFlags::new(false, false);
+        assert!(flags.wait_for_deadline(Instant::now(), Duration::ZERO));
+        // Answered before a deadline an hour away: not due, and woken at once.
+        let waiter = {
+            let flags = flags.clone();
+            thread::spawn(move || flags.wait_for_deadline(Instant::now(), long))
+        };
+        thread::sleep(Duration::from_millis(20));
+        assert!(!waiter.is_finished());
+        flags.answered();
+        assert!(!waiter.join().expect("the watchdog"));
+        // Pondering: no deadline until the ponderhit, then it counts from there.
+        let flags = SearchFlags::new(false, true);
+        let waiter = {
+            let flags = flags.clone();
+            thread::spawn(move || flags.wait_for_deadline(Instant::now(), Duration::ZERO))
+        };
+        thread::sleep(Duration::from_millis(20));
+        assert!(!waiter.is_finished(), "due while pondering");
+        flags.ponderhit();
+        assert!(waiter.join().expect("the watchdog"));
     }
 }

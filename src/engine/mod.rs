@@ -7,6 +7,7 @@
 //! turns the events into lines. A panic inside a search is caught at the thread's edge:
 //! the search still answers, with the best move found so far.
 
+mod answer;
 mod flags;
 mod session;
 

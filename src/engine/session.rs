@@ -5,7 +5,9 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
+use std::time::Instant;
 
+use super::answer::{self, Answer};
 use super::{
     EvalChoice, EvalTerm, Event, Listener, MovesApplied, NetworkEval, SearchFlags, SearchJob,
     Session, TableView, panic_detail,
@@ -330,12 +332,26 @@ impl<G: Playable> Session for GameSession<G> {
             multipv: job.multipv.max(1),
             contempt: job.contempt,
         };
+        let fallback = first_move(&root).map(|mv| root.move_string(mv));
+        let answer = Arc::new(Answer::new(
+            listener,
+            flags.clone(),
+            fallback,
+            job.ponder_move,
+        ));
+        // A baseline mover answers at once, with no deadline of its own to keep.
+        if let Some(hard) = limits.deadlines().hard
+            && job.mover.searches()
+        {
+            let since = limits.since.unwrap_or_else(Instant::now);
+            answer::watch(Arc::clone(&answer), since, hard, limits.move_overhead);
+        }
         thread::spawn(move || {
             // The best line of the last completed iteration: the answer if the search fails.
             let mut best_line: Vec<G::Move> = Vec::new();
             let searched = panic::catch_unwind(AssertUnwindSafe(|| {
                 let report = |root_move: RootMove<G::Move>| {
-                    listener(Event::current_move(&root, root_move));
+                    answer.pass(Event::current_move(&root, root_move));
                 };
                 let request = Request {
                     searcher: &mut searcher.lock().unwrap_or_else(PoisonError::into_inner),
@@ -350,11 +366,11 @@ impl<G: Playable> Session for GameSession<G> {
                         if info.multipv.unwrap_or(1) == 1 {
                             best_line.clone_from(&info.pv);
                         }
-                        listener(Event::Info(info.with_pv(root.line_notation(&info.pv))));
+                        answer.pass(Event::Info(info.with_pv(root.line_notation(&info.pv))));
                     })
             }));
             let line = searched.unwrap_or_else(|fault| {
-                listener(Event::Fault(panic_detail(&*fault)));
+                answer.pass(Event::Fault(panic_detail(&*fault)));
                 // A searcher interrupted half-way may hold half-written state: start afresh.
                 searcher
                     .lock()
@@ -371,7 +387,7 @@ impl<G: Playable> Session for GameSession<G> {
             let mut notation = root.line_notation(&line[..line.len().min(2)]).into_iter();
             let best = notation.next();
             let ponder = notation.next().filter(|_| job.ponder_move);
-            listener(Event::BestMove { best, ponder });
+            answer.pass(Event::BestMove { best, ponder });
         })
     }
 }
@@ -412,6 +428,47 @@ mod tests {
         let mut session = new_session(variant, 1);
         session.set_position(fen, moves).expect("a good position");
         session
+    }
+
+    #[test]
+    fn a_search_starved_of_its_thread_still_answers_at_its_deadline() {
+        use crate::games::lielow::Lielow8;
+        use std::sync::mpsc;
+        let mut session = GameSession::<Lielow8>::new(1);
+        // The search thread cannot start while the searcher is held: only the watchdog
+        // can answer.
+        let held = Arc::clone(&session.searcher);
+        let guard = held.lock().unwrap();
+        let (sender, events) = mpsc::channel();
+        let sender = Mutex::new(sender);
+        let listener: Listener = Arc::new(move |event| {
+            let _ = sender.lock().unwrap().send(event);
+        });
+        let job = SearchJob {
+            limits: crate::search::Limits {
+                movetime: Some(std::time::Duration::from_millis(50)),
+                since: Some(Instant::now()),
+                ..Default::default()
+            },
+            ..SearchJob::default()
+        };
+        let flags = SearchFlags::default();
+        let search = session.start_search(job, flags.clone(), listener);
+        let first = events.recv().expect("the watchdog's answer");
+        let legal = session.legal_moves();
+        assert!(
+            matches!(&first, Event::BestMove { best: Some(mv), .. } if legal.contains(mv)),
+            "{first:?}"
+        );
+        assert!(flags.is_stopped(), "the watchdog stops the search");
+        assert!(
+            !search.is_finished(),
+            "answered while the search thread waits"
+        );
+        // Let it go: it ends at once, and nothing more is said.
+        drop(guard);
+        search.join().expect("the search thread");
+        assert_eq!(events.try_iter().count(), 0);
     }
 
     #[test]

@@ -13,14 +13,15 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::command::{Command, CommandError, GoCommand, PositionCommand, Query, Reading};
 use super::format;
+use super::lag::{ClockReport, LagMeter};
 use super::options::{self, Caps, OPTIONS, Settings, Target};
 use crate::core::Player;
 use crate::core::printable::echo;
-use crate::engine::{Listener, MovesApplied, SearchFlags, SearchJob, Session, panic_detail};
+use crate::engine::{Event, Listener, MovesApplied, SearchFlags, SearchJob, Session, panic_detail};
 use crate::games::{LoadedTables, Variant};
 use crate::search::mover::Mover;
 use crate::search::{Clock, Limits};
@@ -46,6 +47,8 @@ pub struct Daemon {
     work: Option<Work>,
     /// The most `Hash` and `Threads` this daemon takes.
     caps: Caps,
+    /// The lag of this machine and GUI, learned from the clocks of `go`.
+    lag: LagMeter,
     sink: Sink,
 }
 
@@ -65,6 +68,7 @@ impl Daemon {
             play,
             work: None,
             caps: Caps::NONE,
+            lag: LagMeter::default(),
             sink,
         }
     }
@@ -133,8 +137,28 @@ impl Daemon {
         );
     }
 
-    /// Handles one input line; `false` means quit.
+    /// Handles one input line; `false` means quit. A command that panics (a fault of the
+    /// engine's, never of the input) gets one `info string error internal` line instead of
+    /// taking the daemon down; its state is what the command left, and every command
+    /// changes the state only once its work is done.
     pub fn handle(&mut self, line: &str) -> bool {
+        self.guarded(|daemon| daemon.dispatch(line))
+    }
+
+    /// Runs `command` on this daemon, catching a panic at the command's door.
+    fn guarded(&mut self, command: impl FnOnce(&mut Self) -> bool) -> bool {
+        match panic::catch_unwind(AssertUnwindSafe(|| command(self))) {
+            Ok(go_on) => go_on,
+            Err(fault) => {
+                self.error("internal", panic_detail(&*fault));
+                true
+            }
+        }
+    }
+
+    fn dispatch(&mut self, line: &str) -> bool {
+        // A move's time counts from here: stopping the last work may take a moment.
+        let received = Instant::now();
         let command = match Command::read(line) {
             Ok(Reading { command, ignored }) => {
                 if let Some(words) = ignored {
@@ -168,11 +192,12 @@ impl Daemon {
                 // The draws go on from game to game: reseeding here would make every game
                 // against a baseline mover from one position the same game.
                 self.session.clear_hash();
+                self.lag.new_game();
                 // The start position with no moves cannot be refused.
                 let _ = self.session.set_position(None, &[]);
             }
             Command::Position(position) => self.position(position),
-            Command::Go(go) => self.go(&go),
+            Command::Go(go) => self.go(&go, received),
             Command::GoPerft(depth) => self.perft(depth),
             Command::Stop => self.stop_search(),
             Command::PonderHit => {
@@ -278,7 +303,7 @@ impl Daemon {
         }
     }
 
-    fn go(&mut self, go: &GoCommand) {
+    fn go(&mut self, go: &GoCommand, received: Instant) {
         // Words that cannot be read, and root moves that are not legal here, are skipped
         // with one error line: every `go` gets its `bestmove`.
         let legal = self.session.legal_moves();
@@ -305,10 +330,19 @@ impl Daemon {
             self.say(format::bestmove(None, None));
             return;
         }
-        let (time, increment) = match self.session.side_to_move() {
+        let side = self.session.side_to_move();
+        let (time, increment) = match side {
             Player::P1 => (go.p1time, go.p1inc),
             Player::P2 => (go.p2time, go.p2inc),
         };
+        // The clock runs for a pondering engine only from `ponderhit`: such a move teaches
+        // nothing of the lag.
+        let report = time.filter(|_| !go.ponder).map(|ms| ClockReport {
+            side,
+            remaining: Duration::from_millis(ms),
+            increment: Duration::from_millis(increment.unwrap_or(0)),
+        });
+        let answered = self.lag.go(report, received);
         let limits = Limits {
             depth: go.depth,
             nodes: go.nodes,
@@ -322,7 +356,8 @@ impl Daemon {
             }),
             mate: go.mate,
             infinite: go.infinite,
-            move_overhead: self.settings.move_overhead,
+            move_overhead: self.settings.move_overhead.max(self.lag.learned()),
+            since: Some(received),
         };
         let no_limit = limits.depth.is_none()
             && limits.nodes.is_none()
@@ -357,7 +392,15 @@ impl Daemon {
             contempt: self.settings.contempt,
         };
         let sink = Arc::clone(&self.sink);
-        let listener: Listener = Arc::new(move |event| sink(format::event(&event)));
+        let listener: Listener = Arc::new(move |event| {
+            let answer = matches!(event, Event::BestMove { .. });
+            sink(format::event(&event));
+            if answer {
+                // Already set only if a best move were given twice, which the session
+                // rules out.
+                let _ = answered.set(Instant::now());
+            }
+        });
         let thread = self.session.start_search(job, flags.clone(), listener);
         self.work = Some(Work { flags, thread });
     }
@@ -448,5 +491,36 @@ impl Daemon {
         for line in format::help(&options::names()) {
             self.say(line);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    #[test]
+    fn a_command_that_panics_gets_one_line_and_the_daemon_goes_on() {
+        let output = Arc::new(Mutex::new(Vec::new()));
+        let collected = Arc::clone(&output);
+        let sink: Sink = Arc::new(move |line| collected.lock().unwrap().push(line));
+        let mut daemon = Daemon::new(Variant::Lielow, sink);
+        assert!(daemon.handle("position startpos moves a2a3"));
+        let fen = daemon.session.fen();
+        let go_on = daemon.guarded(|daemon| {
+            daemon.say("a line before the fault");
+            panic!("a fault\nof two lines");
+        });
+        assert!(go_on, "a panic never ends the daemon");
+        assert!(daemon.handle("isready"));
+        assert_eq!(
+            *output.lock().unwrap(),
+            [
+                "a line before the fault",
+                "info string error internal: a fault",
+                "readyok"
+            ]
+        );
+        assert_eq!(daemon.session.fen(), fen, "the position is kept");
     }
 }

@@ -12,6 +12,7 @@ pub mod command;
 pub mod daemon;
 pub mod format;
 pub mod input;
+pub mod lag;
 pub mod options;
 pub mod reply;
 

@@ -2,13 +2,26 @@
 //!
 //! Time management, with a clock: the time left is spread over the moves the game is
 //! expected to last (the game estimates them by its phase; `movestogo` overrides), each
-//! move also gets its increment, and every move keeps `move_overhead` in reserve for the
-//! protocol and the operating system. The hard deadline never takes the clock below what
-//! the next moves need, so a long game at a fast control never flags. When the clock cannot
-//! afford even the minimum search for every move ahead, each move takes a fixed fraction of
-//! what is left, so that a game outlasting every estimate never empties the clock.
+//! move also gets its increment, and every move keeps `move_overhead` for the protocol, the
+//! operating system and the GUI.
+//!
+//! **The reserve.** [`RESERVE_MOVES`] moves' worth of overhead is never planned: the time a
+//! move may plan is the clock above the reserve, plus its increment, less its overhead. So
+//! a move that starts above the reserve never plans to end below it (a long game at a fast
+//! increment comes down to it and stays there, each move taking its increment less its
+//! overhead), and a move that starts below it (a stall of the machine took it) takes half of
+//! that, or the least search, and no more. A stall longer than one move's slack comes off
+//! the reserve, not the game, and the increments fill it again.
+//! Before a time control (`movestogo`), only the moves left before it keep a reserve: the
+//! control fills the clock. The overhead is at least `Move Overhead`, and more where the
+//! GUI's clock has shown more time gone than the engine measured (see
+//! `protocol::lag`): the reserve grows with the lag of the machine it runs on.
+//!
+//! When the clock cannot afford even the least search for every move ahead, each move takes
+//! a fixed fraction of what is left, so that a game outlasting every estimate never empties
+//! the clock.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The remaining time of the side to move, with its increment and the moves left until the
 /// next time control (if any).
@@ -45,8 +58,12 @@ pub struct Limits {
     pub infinite: bool,
     /// Stop once a win in at most this many moves of the side to move is proven.
     pub mate: Option<u32>,
-    /// Time kept in reserve on every timed move, for the protocol and the operating system.
+    /// Time kept on every timed move for the protocol, the operating system and the GUI;
+    /// the clock's reserve is [`RESERVE_MOVES`] of it.
     pub move_overhead: Duration,
+    /// When this move's time started: the arrival of `go`, so that the time before the
+    /// search thread runs counts too. `None`: the start of the search.
+    pub since: Option<Instant>,
 }
 
 /// The deadlines of a search: past `soft` no new iteration starts; at `hard` the search
@@ -61,8 +78,9 @@ pub struct Deadlines {
 pub const DEFAULT_EXPECTED_MOVES: u32 = 30;
 /// The least a timed search may use, so that even a flagging side answers with a move.
 const MINIMUM: Duration = Duration::from_millis(1);
-/// The next moves whose needs the hard deadline keeps in reserve.
-const PROTECTED_MOVES: u32 = 20;
+/// The moves' worth of overhead a clock keeps in reserve (see the module's doc): 300 ms at
+/// the default `Move Overhead` of 10 ms, a tenth of a second's clock at 2 s + 20 ms.
+pub const RESERVE_MOVES: u32 = 30;
 
 impl Limits {
     /// The deadlines for these limits (measured from the start of the search).
@@ -90,42 +108,59 @@ impl Limits {
 }
 
 impl Clock {
-    /// The soft and hard deadlines of one move on this clock, keeping `overhead` in reserve
-    /// for this move and for each of the next ones.
+    /// The soft and hard deadlines of one move on this clock, with `overhead` for this move
+    /// and the reserve for the next ones.
     fn budget(&self, overhead: Duration) -> (Duration, Duration) {
         let moves = match self.moves_to_go {
             Some(n) => n.clamp(1, 1000),
             None => self.expected_moves.clamp(1, 1000),
         };
-        // The least this move may use: the minimum search while the clock affords it for
+        // The least this move may use: the least search while the clock affords it for
         // every move ahead, else a sliver of what is left, so that a game running on past
         // every estimate spends its clock geometrically and never reaches zero (the
         // search's first iteration, a matter of microseconds, always completes).
         let floor = MINIMUM.min(self.remaining / (4 * moves));
-        // What the next moves need beyond their increments: each costs at least its
-        // overhead and the least search.
-        let per_move_need = (overhead + floor).saturating_sub(self.increment);
-        let future_need = per_move_need * (moves - 1).min(PROTECTED_MOVES);
-        // The most this move may take: all but this move's overhead and the next moves'
-        // needs (at the last move before the control, all but the overhead).
-        let ceiling = self
-            .remaining
-            .saturating_sub(overhead + future_need)
+        let reserve = self.reserve(overhead);
+        if self.remaining < reserve {
+            // Below the reserve (a stall took it): half of what the increment pays beyond
+            // the overhead, so that the increments fill the reserve again.
+            let hard = (self.increment.saturating_sub(overhead) / 2)
+                .min(self.remaining.saturating_sub(overhead))
+                .max(floor);
+            return ((hard * 3 / 5).max(floor), hard);
+        }
+        let usable = self.remaining - reserve;
+        // The most this move may take: the usable time and its increment, less its
+        // overhead, and never more than the clock holds.
+        let ceiling = (usable + self.increment)
+            .saturating_sub(overhead)
+            .min(self.remaining.saturating_sub(overhead))
             .max(floor);
-        // An even share of the time left, plus this move's increment, less its overhead
-        // (none at all when the overheads alone would empty the clock: then every move
+        // An even share of the usable time, plus this move's increment, less its overhead
+        // (none at all when the overhead alone would empty the clock: then every move
         // takes the floor and no more).
-        let share = (self.remaining / moves + self.increment).saturating_sub(overhead);
+        let share = (usable / moves + self.increment).saturating_sub(overhead);
         // Past the share no new iteration starts; a started one may run on to a few shares
-        // (never to more than a third of what is left, all of it at the last move).
+        // (never to more than a third of the usable time beyond the increment, all of it at
+        // the last move before a control).
         let stretch = if moves == 1 {
             ceiling
         } else {
-            (share * 3).min(self.remaining / 3)
+            (share * 3).min(usable / 3 + self.increment.saturating_sub(overhead))
         };
         let hard = stretch.min(ceiling).max(floor);
         let soft = (share * 3 / 5).min(hard).max(floor);
         (soft, hard)
+    }
+
+    /// The time no move plans: [`RESERVE_MOVES`] moves' overhead, or before a time control
+    /// the overheads of the moves after this one until the control.
+    pub fn reserve(&self, overhead: Duration) -> Duration {
+        let moves = match self.moves_to_go {
+            Some(n) => n.clamp(1, 1000).saturating_sub(1).min(RESERVE_MOVES),
+            None => RESERVE_MOVES,
+        };
+        overhead * moves
     }
 }
 
@@ -227,6 +262,96 @@ mod tests {
             left.remaining = left.remaining.saturating_sub(hard);
         }
         assert!(left.remaining > Duration::ZERO, "{left:?}");
+    }
+
+    #[test]
+    fn a_move_never_plans_into_the_reserve() {
+        for remaining in (0..=3_000).step_by(23) {
+            for increment in [0, 5, 10, 20, 100] {
+                for overhead in [1, 10, 30] {
+                    let clock = Clock {
+                        remaining: MS(remaining),
+                        increment: MS(increment),
+                        moves_to_go: None,
+                        expected_moves: 200,
+                    };
+                    let overhead = MS(overhead);
+                    let reserve = clock.reserve(overhead);
+                    assert_eq!(reserve, overhead * RESERVE_MOVES);
+                    let (soft, hard) = clock.budget(overhead);
+                    assert!(soft <= hard, "{clock:?}");
+                    let after = clock.remaining + clock.increment;
+                    if clock.remaining >= reserve && after >= reserve + overhead {
+                        // This move and its overhead leave the reserve whole once the
+                        // increment comes (but for the least search).
+                        assert!(
+                            after + MINIMUM >= hard + overhead + reserve,
+                            "{clock:?} {hard:?}"
+                        );
+                    } else if clock.remaining >= reserve {
+                        // Only the overhead, which no plan avoids, comes off the reserve.
+                        assert!(hard <= MINIMUM, "{clock:?} {hard:?}");
+                    } else {
+                        // Below it, half of the increment's slack, or the least search.
+                        let slack = clock.increment.saturating_sub(overhead);
+                        assert!(hard <= (slack / 2).max(MINIMUM), "{clock:?} {hard:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Plays `moves` moves on `clock`, each taking its hard deadline and `lag` beyond it
+    /// (`stall` more at every 50th), and returns the least time left after a move (before its
+    /// increment) and the time left at the end.
+    fn play_out(mut clock: Clock, moves: u32, lag: u64, stall: u64) -> (Duration, Duration) {
+        let mut least = clock.remaining;
+        for n in 1..=moves {
+            let (_, hard) = clock.budget(MS(10));
+            let stalled = if n % 50 == 0 { stall } else { 0 };
+            clock.remaining = clock.remaining.saturating_sub(hard + MS(lag + stalled));
+            least = least.min(clock.remaining);
+            clock.remaining += clock.increment;
+            clock.expected_moves = clock.expected_moves.saturating_sub(1).max(10);
+        }
+        (least, clock.remaining)
+    }
+
+    #[test]
+    fn the_reserve_holds_through_a_long_game() {
+        // Lerontenin's 400 moves a side at 2 s + 20 ms, with the lag the overhead expects:
+        // the clock comes down to the reserve and stays there.
+        let start = Clock {
+            remaining: MS(2_000),
+            increment: MS(20),
+            moves_to_go: None,
+            expected_moves: 200,
+        };
+        let reserve = start.reserve(MS(10));
+        let (least, end) = play_out(start, 400, 10, 0);
+        assert!(least + start.increment >= reserve, "{least:?}");
+        assert!(end >= reserve, "{end:?}");
+        // A stall of 150 ms every 50 moves comes off the reserve, and the increments
+        // fill it again before the next: it never runs down.
+        let (least, end) = play_out(start, 400, 10, 150);
+        assert!(least + start.increment + MS(150) >= reserve, "{least:?}");
+        assert!(end + MS(150) >= reserve, "{end:?}");
+        // A quiet machine's lag (1 ms): the slack goes into the search, not the reserve.
+        let (least, _) = play_out(start, 400, 1, 0);
+        assert!(least < reserve + MS(100), "{least:?}");
+    }
+
+    #[test]
+    fn before_a_control_only_its_moves_keep_a_reserve() {
+        let clock = |moves_to_go| Clock {
+            remaining: MS(10_000),
+            increment: Duration::ZERO,
+            moves_to_go: Some(moves_to_go),
+            expected_moves: 200,
+        };
+        assert_eq!(clock(1).reserve(MS(10)), Duration::ZERO);
+        assert_eq!(clock(5).reserve(MS(10)), MS(40));
+        assert_eq!(clock(40).reserve(MS(10)), MS(10) * RESERVE_MOVES);
     }
 
     #[test]

@@ -70,7 +70,8 @@ pub(super) struct Worker<G: Searchable> {
     next_poll: u64,
     /// The deadlines of the limits, counted from `clock_start`.
     deadlines: Deadlines,
-    /// When the clock started: the start of the search, or the `ponderhit`.
+    /// When the clock started: the arrival of `go` (or the start of the search), or the
+    /// `ponderhit`.
     clock_start: Instant,
     /// When this search started.
     search_start: Instant,
@@ -166,12 +167,12 @@ impl<G: Searchable> Worker<G> {
     ) -> SearchResult<G::Move> {
         let started = Instant::now();
         self.deadlines = limits.deadlines();
-        self.clock_start = started;
+        self.clock_start = limits.since.unwrap_or(started);
         self.search_start = started;
         self.pondering = control.pondering.load(AtomicOrdering::Relaxed);
         self.hard_deadline = match self.pondering {
             true => None,
-            false => self.deadlines.hard.map(|d| started + d),
+            false => self.deadlines.hard.map(|d| self.clock_start + d),
         };
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.nodes = 0;
