@@ -119,9 +119,19 @@ fn eval_file_loads_a_network_of_its_variant_and_refuses_anything_else() {
         );
         assert_eq!(harness.eval_tail(), loaded, "{name} changed the evaluation");
     }
+    // Values no trainer writes, under a right checksum: the output bias at i32::MAX.
+    let mut rng = fastrand::Rng::with_seed(1);
+    let mut absurd = Params::random(1152, 16, 0, &mut rng);
+    absurd.output_bias = 1e9;
+    let absurd_path = dir.join("absurd.nnue");
+    std::fs::write(&absurd_path, file::to_bytes(&absurd.quantise(), "lielow")).unwrap();
+    let absurd_path = absurd_path.display().to_string();
+    let directory = dir.display().to_string();
     for (path, reason) in [
         ("/no/such/file.nnue", "cannot open it"),
-        ("/dev/zero", "longer than 64 MiB"),
+        ("/dev/zero", "not a regular file"),
+        (directory.as_str(), "not a regular file"),
+        (absurd_path.as_str(), "values no trainer writes"),
     ] {
         let said = harness.send(&format!("setoption name EvalFile value {path}"));
         assert!(
@@ -154,11 +164,95 @@ fn eval_file_loads_a_network_of_its_variant_and_refuses_anything_else() {
     );
     assert!(harness.eval_tail()[0].ends_with("by the terms"));
 
+    let said = harness.send("setoption name EvalFile value");
+    assert_eq!(
+        said,
+        [
+            "info string EvalFile <empty>: egaraguti has no built-in network, it plays its \
+          hand-written evaluation"
+        ]
+    );
+
     // `<empty>`: the one built in (or the terms, in a variant with none).
     harness.send("setoption name UCI_Variant value lielow");
-    harness.send("setoption name EvalFile value <empty>");
+    let said = harness.send("setoption name EvalFile value <empty>");
+    assert_eq!(
+        said,
+        ["info string EvalFile <empty>: lielow plays its built-in network"]
+    );
     assert!(!harness.eval_tail()[0].contains("good.nnue"));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn eval_file_never_waits_on_a_fifo_or_a_stream() {
+    let dir = scratch_dir("fifo");
+    let fifo = dir.join("network.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|status| status.success()), "mkfifo");
+    // On another thread, so that a daemon that blocks fails the test instead of hanging it.
+    let (done, answers) = std::sync::mpsc::channel();
+    let fifo_name = fifo.display().to_string();
+    std::thread::spawn(move || {
+        let mut harness = Harness::new();
+        for path in [fifo_name.as_str(), "/dev/stdin", "/dev/zero", "/dev/tty"] {
+            let said = harness.send(&format!("setoption name EvalFile value {path}"));
+            done.send((path.to_owned(), said)).unwrap();
+        }
+        let _ = done.send(("isready".to_owned(), harness.send("isready")));
+    });
+    for _ in 0..5 {
+        let (path, said) = answers
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .expect("the daemon answers at once, and never waits on the file");
+        assert_eq!(said.len(), 1, "{path}: {said:?}");
+        if path == "isready" {
+            assert_eq!(said, ["readyok"]);
+        } else {
+            // Not a regular file; or, if the test's own input is one, not a network.
+            assert!(
+                said[0].starts_with("info string error bad-option-value: EvalFile"),
+                "{path}: {said:?}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_page_of_the_board_cannot_choose_a_file() {
+    let dir = scratch_dir("page");
+    let good = dir.join("good.nnue");
+    std::fs::write(&good, network_bytes("lielow", 1152, 1)).unwrap();
+    let mut harness = Harness::new();
+    let daemon = std::mem::replace(&mut harness.daemon, Daemon::new(Variant::Lielow, noop()));
+    harness.daemon = daemon.with_caps(ternion::gui::session::PAGE_CAPS);
+    let built_in = harness.eval_tail();
+    // Neither a network nor a missing path: the answer tells nothing of the files.
+    for path in [good.display().to_string(), "/no/such/file".to_owned()] {
+        let said = harness.send(&format!("setoption name EvalFile value {path}"));
+        assert_eq!(
+            said,
+            [
+                "info string error bad-option-value: EvalFile: this daemon plays the built-in \
+              networks (ternion gui)"
+            ]
+        );
+        assert_eq!(harness.eval_tail(), built_in);
+    }
+    // The built-in network may always be asked for again.
+    let said = harness.send("setoption name EvalFile value <empty>");
+    assert_eq!(
+        said,
+        ["info string EvalFile <empty>: lielow plays its built-in network"]
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A sink that drops every line.
+fn noop() -> Sink {
+    Arc::new(|_| {})
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! that each take the next game of the schedule and play it with their own pair of engine
 //! processes, while the match's state goes to the caller every second.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -47,11 +48,13 @@ fn run<G: Playable>(
         engine.quit();
     }
     let mut records = match &config.records {
-        Some(path) => {
-            Some(BufWriter::new(File::create(path).map_err(|e| {
-                format!("cannot write records to {}: {e}", path.display())
-            })?))
-        }
+        Some(path) => Some(InOrder::new(
+            BufWriter::new(
+                File::create(path)
+                    .map_err(|e| format!("cannot write records to {}: {e}", path.display()))?,
+            ),
+            config,
+        )),
         None => None,
     };
     let next_game = AtomicU32::new(0);
@@ -89,7 +92,7 @@ fn run<G: Playable>(
             }
             if let Some(out) = records.as_mut()
                 && write_error.is_none()
-                && let Err(e) = write!(out, "{}", played.record).and_then(|()| out.flush())
+                && let Err(e) = out.add(played.record.clone())
             {
                 write_error = Some(format!("cannot write records: {e}"));
                 stop.store(true, Ordering::Relaxed);
@@ -102,6 +105,11 @@ fn run<G: Playable>(
             progress(Progress::Status(&summary.status_line(to_play, started)));
         }
     });
+    if let Some(records) = records
+        && let Err(e) = records.finish()
+    {
+        write_error.get_or_insert(format!("cannot write records: {e}"));
+    }
     match write_error {
         Some(error) => Err(error),
         None => Ok(summary),
@@ -151,6 +159,7 @@ fn play_scheduled<G: Playable>(
         None => G::start(),
     };
     let opening = opening::<G>(config.seed, index / 2, config.opening_plies, &game);
+    let short_opening = opening.len() < config.opening_plies as usize;
     game.play_moves(opening.iter().map(String::as_str))
         .expect("openings are drawn from legal moves");
     let start = game.position_string();
@@ -229,6 +238,7 @@ fn play_scheduled<G: Playable>(
         first_engine_as,
         names,
         least_time_left: verdict.least_time_left,
+        short_opening,
     }
 }
 
@@ -317,4 +327,48 @@ fn launch(
         .and_then(|()| engine.replies_until_ready(config.patience.answer_timeout))
         .map_err(|e| format!("no readyok after the options ({e:?})"))?;
     Ok((engine, rejected))
+}
+
+/// The records file, written in the order of the games: a game that ends before an earlier
+/// one (several games at once) waits for it, so that the file reads the same whatever the
+/// concurrency. At most about one game a concurrent worker waits.
+struct InOrder<'a, W: Write> {
+    out: W,
+    config: &'a MatchConfig,
+    /// The games finished and not yet written, by number.
+    waiting: BTreeMap<u32, GameRecord>,
+    /// How many of this shard's games are written.
+    written: u32,
+}
+
+impl<'a, W: Write> InOrder<'a, W> {
+    fn new(out: W, config: &'a MatchConfig) -> Self {
+        InOrder {
+            out,
+            config,
+            waiting: BTreeMap::new(),
+            written: 0,
+        }
+    }
+
+    /// Adds a finished game, and writes every game whose turn has come.
+    fn add(&mut self, record: GameRecord) -> std::io::Result<()> {
+        self.waiting.insert(record.number, record);
+        while let Some(index) = self.config.shard.game(self.written, self.config.games)
+            && let Some(record) = self.waiting.remove(&(index + 1))
+        {
+            write!(self.out, "{record}")?;
+            self.written += 1;
+        }
+        self.out.flush()
+    }
+
+    /// At the match's end: any game still waiting, in order (none, as every game a worker
+    /// takes is played to its end and sent, but a lost one must not lose the rest).
+    fn finish(mut self) -> std::io::Result<()> {
+        for record in std::mem::take(&mut self.waiting).into_values() {
+            write!(self.out, "{record}")?;
+        }
+        self.out.flush()
+    }
 }

@@ -17,6 +17,9 @@ pub(super) struct Played {
     pub first_engine_as: Player,
     pub names: [String; 2],
     pub least_time_left: Option<Duration>,
+    /// Its opening is shorter than the plies asked: every random line that long ended the
+    /// game.
+    pub short_opening: bool,
 }
 
 /// A game that ended other than by the rules: which engine failed and how.
@@ -39,6 +42,8 @@ pub struct MatchSummary {
     pub total_plies: u64,
     /// With a clock: the least time any engine had left after a move (before its increment).
     pub least_time_left: Option<Duration>,
+    /// The games whose opening is shorter than the plies asked.
+    pub short_openings: u32,
     pub sprt: Option<SprtState>,
 }
 
@@ -52,6 +57,7 @@ impl MatchSummary {
             failures: Vec::new(),
             total_plies: 0,
             least_time_left: None,
+            short_openings: 0,
             sprt: None,
         }
     }
@@ -69,6 +75,7 @@ impl MatchSummary {
             }
         }
         self.total_plies += (record.opening.len() + record.moves.len()) as u64;
+        self.short_openings += u32::from(played.short_opening);
         if let Some(left) = played.least_time_left {
             let least = self.least_time_left.get_or_insert(left);
             *least = (*least).min(left);
@@ -197,6 +204,16 @@ impl MatchSummary {
                 format!("least time left on a clock: {} ms", least.as_millis()),
             );
         }
+        if self.short_openings > 0 {
+            line(
+                &mut out,
+                format!(
+                    "{} games opened with fewer random plies than asked: every random line \
+                     that long ended the game, so the longest that did not was played",
+                    self.short_openings
+                ),
+            );
+        }
         if let Some(sprt) = &self.sprt {
             line(&mut out, format!("SPRT {sprt}"));
         }
@@ -269,6 +286,7 @@ pub fn summarize_records(
             first_engine_as,
             names,
             least_time_left: None,
+            short_opening: false,
         };
         summary.account(&played);
     }

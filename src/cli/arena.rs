@@ -164,8 +164,7 @@ fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
 /// The position strings of `path`, each checked to read as a position of `variant` in play;
 /// the error names the line.
 fn read_starts(path: &Path, variant: Variant) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = ternion::core::files::read_text(path)?;
     let mut starts = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -81,8 +81,7 @@ type Replay<G> = Vec<(G, Option<<G as ternion::rules::Rules>::Move>)>;
 
 /// Game `number` of the records file at `path`, replayed.
 fn replay_record<G: Playable>(path: &Path, number: u32) -> Result<Replay<G>, String> {
-    let text =
-        fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = ternion::core::files::read_text(path)?;
     let records = parse_records(&text)?;
     let record = records
         .iter()

@@ -23,8 +23,7 @@ pub struct StatsArgs {
 pub fn run(args: &StatsArgs) -> Result<(), String> {
     let mut records = Vec::new();
     for path in &args.files {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = ternion::core::files::read_text(path)?;
         let in_file = |e: String| format!("{}: {e}", path.display());
         let parsed = parse_records(&text).map_err(in_file)?;
         // Each record read as a game here, so that a bad one is named with its file.

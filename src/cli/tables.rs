@@ -741,8 +741,7 @@ fn run_line(args: &LineArgs) -> Result<(), String> {
 
 fn run_audit(args: &AuditArgs) -> Result<(), String> {
     only_egaraguti(args.variant.parse().map_err(|e| format!("{e}"))?)?;
-    let text = std::fs::read_to_string(&args.records)
-        .map_err(|e| format!("cannot read {}: {e}", args.records.display()))?;
+    let text = ternion::core::files::read_text(&args.records)?;
     let records = parse_records(&text)?;
     let tables = Tablebase::load_all(&args.dir)?;
     let mut out = String::new();

@@ -1,7 +1,7 @@
 //! `ternion train`: fits a variant's network to self-play data (see
 //! `ternion::tune::train`) and writes the network's file.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use ternion::eval::network::file;
@@ -78,7 +78,10 @@ fn parse_scale(text: &str) -> Result<f64, String> {
 pub fn run(args: &TrainArgs) -> Result<(), String> {
     let variant: Variant = args.variant.parse().map_err(|e| format!("{e}"))?;
     if !(args.rate > 0.0 && args.rate.is_finite()) {
-        return Err(format!("the rate must be above 0, not {}", args.rate));
+        return Err(format!(
+            "the rate must be a finite number above 0, not {}",
+            args.rate
+        ));
     }
     if !(args.decay > 0.0 && args.decay <= 1.0) {
         return Err(format!(
@@ -89,10 +92,11 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.blend) {
         return Err(format!("the blend must be from 0 to 1, not {}", args.blend));
     }
+    // Before hours of training: the network must have somewhere to go.
+    let out = OutFile::prepare(&args.out)?;
     let mut files = Vec::new();
     for path in &args.data {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = ternion::core::files::read_text(path)?;
         files.push((path.display().to_string(), text));
     }
     let sources: Vec<(&str, &str)> = files
@@ -116,8 +120,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     }
     let report = train(&config, &sources, &mut |line| eprintln!("{line}"))?;
     let bytes = file::to_bytes(&report.network, &variant.to_string());
-    std::fs::write(&args.out, &bytes)
-        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    out.commit(&bytes)?;
     let best = &report.epochs[report.best as usize - 1];
     println!(
         "kept epoch {} of {}: validation loss {:.6} (at the start {:.6}); {} inputs x {} \
@@ -136,4 +139,45 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         args.out.display()
     );
     Ok(())
+}
+
+/// The network's file, written whole or not at all: the bytes go to a file beside it, which
+/// then takes its name, so that a run stopped half-way never leaves half a network where
+/// the last one was.
+struct OutFile {
+    path: PathBuf,
+    partial: PathBuf,
+}
+
+impl OutFile {
+    /// Checks that `path` can be written (its directory exists and takes a new file), by
+    /// creating the file beside it that the network will go to.
+    fn prepare(path: &Path) -> Result<OutFile, String> {
+        let cannot = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+        let name = path
+            .file_name()
+            .ok_or_else(|| format!("cannot write {}: not a file's name", path.display()))?;
+        let mut partial_name = name.to_owned();
+        partial_name.push(".partial");
+        let partial = path.with_file_name(partial_name);
+        std::fs::File::create(&partial).map_err(cannot)?;
+        Ok(OutFile {
+            path: path.to_owned(),
+            partial,
+        })
+    }
+
+    /// Writes `bytes` and gives the file its name.
+    fn commit(self, bytes: &[u8]) -> Result<(), String> {
+        let cannot = |e: std::io::Error| format!("cannot write {}: {e}", self.path.display());
+        std::fs::write(&self.partial, bytes).map_err(cannot)?;
+        std::fs::rename(&self.partial, &self.path).map_err(cannot)
+    }
+}
+
+impl Drop for OutFile {
+    /// A run that failed leaves nothing behind (after the rename there is nothing here).
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.partial);
+    }
 }

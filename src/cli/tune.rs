@@ -45,13 +45,15 @@ fn table_name(variant: Variant) -> &'static str {
 pub fn run(args: &TuneArgs) -> Result<(), String> {
     let variant: Variant = args.variant.parse().map_err(|e| format!("{e}"))?;
     if !(args.step > 0.0 && args.step.is_finite()) {
-        return Err(format!("the step must be above 0, not {}", args.step));
+        return Err(format!(
+            "the step must be a finite number above 0, not {}",
+            args.step
+        ));
     }
     // Each file by its name, so that a bad line is reported as <file>:<line>.
     let mut files = Vec::new();
     for path in &args.data {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = ternion::core::files::read_text(path)?;
         files.push((path.display().to_string(), text));
     }
     if let Some(dir) = &args.tables {

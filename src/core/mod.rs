@@ -1,11 +1,13 @@
 //! The vocabulary every other room speaks: the two players, how a game ends, a
 //! win/draw/loss value, bit sets over board squares, seeded Zobrist keys, the errors of the
-//! text forms, untrusted text made safe to echo (`printable`), and (in `memory`, the one
+//! text forms, untrusted text made safe to echo (`printable`), the files a user names
+//! opened with care (`files`: regular files only, bounded lines), and (in `memory`, the one
 //! module allowed `unsafe`) the hints the engine gives the operating system about its
 //! memory. Nothing here knows a game, a search or a protocol.
 
 mod bits;
 mod error;
+pub mod files;
 pub mod memory;
 pub mod printable;
 pub mod zobrist;

@@ -187,9 +187,16 @@ pub fn accumulator_for<G: Evaluate>(game: &G, evaluator: &Evaluator) -> Accumula
     }
 }
 
+/// The largest evaluation a network gives, with the terms it is added to: far beyond any
+/// trained network's output (a few thousand at most), and below every score the search
+/// gives a result some plies away (19,000 and beyond), so that no network, however made,
+/// passes for a won game or a mate.
+pub const EVAL_LIMIT: i32 = 15_000;
+
 /// A position's value by `evaluator` for `side` to move, from the `accumulator` the search
 /// kept: the network's output (added to the terms for a network trained on what they
-/// miss), or the terms; `terms` is called only when they are needed.
+/// miss), or the terms; `terms` is called only when they are needed. A network's value is
+/// held within [`EVAL_LIMIT`].
 #[inline]
 pub fn network_or_terms(
     evaluator: &Evaluator,
@@ -198,8 +205,12 @@ pub fn network_or_terms(
     terms: impl FnOnce() -> i32,
 ) -> i32 {
     match evaluator.network() {
-        Some(network) if network.on_terms() => terms() + network.evaluate(accumulator, side),
-        Some(network) => network.evaluate(accumulator, side),
+        Some(network) if network.on_terms() => {
+            (terms() + network.evaluate(accumulator, side)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        }
+        Some(network) => network
+            .evaluate(accumulator, side)
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT),
         None => terms(),
     }
 }

@@ -39,7 +39,7 @@ pub const WRITE_TIME: Duration = Duration::from_secs(10);
 pub const PAGE_CAPS: Caps = Caps {
     hash_mib: 64,
     threads: 2,
-    table_path: false,
+    open_files: false,
 };
 
 /// A connection whose first bytes were read already: reads give those bytes again first,

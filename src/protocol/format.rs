@@ -264,10 +264,29 @@ pub fn eval(session: &dyn Session) -> Vec<String> {
 /// The line that says `EvalFile` loaded a network.
 pub fn network_loaded(variant: Variant, name: &str, network: &Network) -> String {
     format!(
-        "info string EvalFile {name}: a network of {variant}, {} inputs x {} hidden",
+        "info string EvalFile {name}: a network of {variant}, {} inputs x {} hidden{}{}",
         network.inputs(),
-        network.hidden()
+        network.hidden(),
+        match network.layer2() {
+            Some(layer2) => format!(" x {} second-layer units", layer2.units),
+            None => String::new(),
+        },
+        match network.on_terms() {
+            true => ", on the hand-written terms",
+            false => "",
+        }
     )
+}
+
+/// The line of `setoption name EvalFile value <empty>`: what the variant now plays with.
+pub fn network_unloaded(variant: Variant, built_in: bool) -> String {
+    match built_in {
+        true => format!("info string EvalFile <empty>: {variant} plays its built-in network"),
+        false => format!(
+            "info string EvalFile <empty>: {variant} has no built-in network, it plays its \
+             hand-written evaluation"
+        ),
+    }
 }
 
 /// The lines of `help`, with the options' names (`A, B, ...`) folded in.

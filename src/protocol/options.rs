@@ -46,9 +46,11 @@ pub struct Caps {
     pub hash_mib: u64,
     /// The most `Threads`.
     pub threads: u64,
-    /// Whether `TablePath` may be set: not where the daemon's server gives it its tables
-    /// (a page of `ternion gui` must not open the files of a path of its choosing).
-    pub table_path: bool,
+    /// Whether the options that open a file (`TablePath`, `EvalFile`) may be set: not in a
+    /// daemon that serves a page of `ternion gui`, whose server gives it its tables and
+    /// whose networks are the built-in ones (a page must not open the files of a path of
+    /// its choosing, nor learn from the errors which files exist).
+    pub open_files: bool,
 }
 
 impl Caps {
@@ -56,7 +58,7 @@ impl Caps {
     pub const NONE: Caps = Caps {
         hash_mib: u64::MAX,
         threads: u64::MAX,
-        table_path: true,
+        open_files: true,
     };
 }
 
@@ -421,7 +423,7 @@ fn set_threads(target: Target<'_>, threads: u64) -> Result<Option<String>, Refus
 /// `TablePath`: loads every table of `path` (none for `<empty>` or nothing); a directory
 /// that cannot be read, or holds no tables, changes nothing.
 fn set_table_path(target: Target<'_>, path: &str) -> Result<Option<String>, Refusal> {
-    if !target.caps.table_path {
+    if !target.caps.open_files {
         return Err(Refusal::bad_value(
             "TablePath: this daemon's tables are the server's (ternion gui --tables)".into(),
         ));
@@ -460,7 +462,13 @@ fn set_eval_file(target: Target<'_>, path: &str) -> Result<Option<String>, Refus
     if path.is_empty() || path == "<empty>" {
         target.settings.evaluation.file = None;
         target.session.set_evaluation(&target.settings.evaluation);
-        return Ok(None);
+        let built_in = crate::with_game!(variant, G => G::shipped_network().is_some());
+        return Ok(Some(format::network_unloaded(variant, built_in)));
+    }
+    if !target.caps.open_files {
+        return Err(Refusal::bad_value(
+            "EvalFile: this daemon plays the built-in networks (ternion gui)".into(),
+        ));
     }
     let inputs = crate::with_game!(variant, G => G::INPUTS);
     if inputs == 0 {
@@ -627,7 +635,7 @@ mod tests {
         let caps = Caps {
             hash_mib: 64,
             threads: 2,
-            table_path: true,
+            open_files: true,
         };
         let hash = find("Hash").unwrap();
         assert_eq!(

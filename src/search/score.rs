@@ -44,6 +44,9 @@ impl Score {
 /// win or loss, an exact table's, or a cycle's verdict. Each counts its plies from the
 /// root, so the transposition table keeps them counted from the stored node instead.
 pub const DISTANCE_BOUND: i32 = DECIDED - 1_000;
+// A network's evaluation, however made, stays below every result some plies away.
+const _: () = assert!(crate::eval::EVAL_LIMIT < DISTANCE_BOUND);
+
 /// Scores between this and [`MATE_BOUND`] are the oracle's results.
 const ORACLE_BOUND: i32 = ORACLE_WIN - 1_000;
 

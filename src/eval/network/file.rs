@@ -23,7 +23,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use super::{Layer2, Network};
+use super::{Layer2, MAX_BIAS, MAX_WEIGHT, Network};
 use crate::core::printable::echo;
 
 /// The largest network file read: far above any network's size, so that a path to
@@ -150,6 +150,22 @@ pub fn from_bytes(bytes: &[u8], variant: &str) -> Result<Network, String> {
     if !reader.bytes.is_empty() {
         return Err("a network file longer than its shape".into());
     }
+    // A checksum proves a file whole, not sane: values the trainer cannot write would
+    // wrap the accumulator or swamp the search's scores.
+    let weights_fit = (input_weights.iter())
+        .chain(&input_bias)
+        .chain(&output_weights)
+        .chain(layer2.iter().flat_map(|layer2| &layer2.weights))
+        .all(|weight| weight.unsigned_abs() <= MAX_WEIGHT as u16);
+    let biases_fit = std::iter::once(&output_bias)
+        .chain(layer2.iter().flat_map(|layer2| &layer2.bias))
+        .all(|bias| bias.unsigned_abs() <= MAX_BIAS as u32);
+    if !(weights_fit && biases_fit) {
+        return Err(format!(
+            "a network file with values no trainer writes (weights beyond +-{MAX_WEIGHT}, or \
+             biases beyond +-{MAX_BIAS})"
+        ));
+    }
     let bad_shape =
         |error: super::ShapeError| format!("a network file of a bad shape: {}", error.0);
     match layer2 {
@@ -178,7 +194,9 @@ pub fn from_bytes(bytes: &[u8], variant: &str) -> Result<Network, String> {
 /// Reads the network file at `path` for `variant`, whose inputs must number `inputs`; the
 /// error is one line for people.
 pub fn load(path: &Path, variant: &str, inputs: usize) -> Result<Network, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot open it: {e}"))?;
+    // Only a regular file: a FIFO or a device would block the daemon or never end.
+    let file =
+        crate::core::files::open_regular(path).map_err(|e| format!("cannot open it: {e}"))?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -301,5 +319,49 @@ mod tests {
         let sum = checksum(&cut);
         cut.extend_from_slice(&sum.to_le_bytes());
         refused(&cut, "shorter than its shape");
+    }
+
+    #[test]
+    fn values_no_trainer_writes_are_refused() {
+        let network = random_network(30, 16, 7);
+        let refused = |network: &Network| {
+            let error = from_bytes(&to_bytes(network, "lielow"), "lielow").unwrap_err();
+            assert!(error.contains("values no trainer writes"), "{error}");
+        };
+        for bias in [i32::MAX, i32::MIN, MAX_BIAS + 1, -MAX_BIAS - 1] {
+            refused(&Network {
+                output_bias: bias,
+                ..network.clone()
+            });
+        }
+        for (layer, at) in [(0, 5), (1, 3), (2, 17)] {
+            for weight in [MAX_WEIGHT + 1, -MAX_WEIGHT - 1, i16::MIN] {
+                let mut bad = network.clone();
+                match layer {
+                    0 => bad.input_weights[at] = weight,
+                    1 => bad.input_bias[at] = weight,
+                    _ => bad.output_weights[at] = weight,
+                }
+                refused(&bad);
+            }
+        }
+        // The second layer's too.
+        let layer2 = |weight: i16, bias: i32| Layer2 {
+            units: 1,
+            weights: vec![weight; 32],
+            bias: vec![bias],
+        };
+        let with = |layer2| network.clone().with_layer2(layer2, vec![1]).unwrap();
+        assert!(from_bytes(&to_bytes(&with(layer2(MAX_WEIGHT, MAX_BIAS)), "x"), "x").is_ok());
+        refused(&with(layer2(MAX_WEIGHT + 1, 0)));
+        refused(&with(layer2(0, -MAX_BIAS - 1)));
+    }
+
+    #[test]
+    fn the_trainers_largest_values_fit() {
+        use super::super::{Q2, QA, QB, WEIGHT_CLIP};
+        let largest = |scale: i32| (WEIGHT_CLIP * scale as f32).round() as i32;
+        assert_eq!(i32::from(MAX_WEIGHT), largest(QA.max(QB).max(Q2)));
+        assert_eq!(MAX_BIAS, largest(QA * QB.max(Q2)) + 1);
     }
 }

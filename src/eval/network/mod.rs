@@ -31,6 +31,16 @@ pub const SCALE: i32 = 400;
 /// units, and each of its units, clipped to `0..=QA` after division by `Q2`, is an
 /// activation as the first layer's are.
 pub const Q2: i32 = 256;
+/// The trainer keeps every float weight and bias within this, so that the quantised
+/// accumulator fits `i16`.
+pub const WEIGHT_CLIP: f32 = 1.98;
+/// The largest quantised weight (and first-layer bias) the trainer writes: the clip at the
+/// largest of `QA`, `QB` and `Q2`, rounded. A file with a larger one is refused.
+pub const MAX_WEIGHT: i16 = 507;
+/// The largest quantised bias in `QA * QB` or `QA * Q2` units (the output's and the second
+/// layer's) the trainer writes.
+pub const MAX_BIAS: i32 = 129_255;
+
 /// The most units a perspective a network with a second layer has (its activations are
 /// gathered on the stack).
 pub const MAX_HIDDEN_BELOW_LAYER2: usize = 512;

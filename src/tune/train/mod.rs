@@ -2,7 +2,7 @@
 //! CPU, and hands back the engine's quantised network.
 //!
 //! - [`samples`]: the data read and labelled (a blend of the search's score and the game's
-//!   result), a tenth held out for validation;
+//!   result), held out for validation in blocks, the first of every ten;
 //! - [`model`]: the float model, its gradient, Adam, and the quantisation.
 //!
 //! Training runs in epochs over the shuffled training positions, in mini-batches; each

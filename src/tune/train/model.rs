@@ -10,11 +10,11 @@
 //! buffer of its own, then added in chunk order: however many threads share the chunks,
 //! the sum is the same to the last bit, so a run repeats exactly under its seed.
 
-use crate::eval::network::{Layer2, Network, Q2, QA, QB, SCALE};
-
 /// How far a weight may grow, so that the quantised accumulator fits an `i16` whatever the
-/// inputs on: a sum of 63 inputs of this size and a bias stays under 128 (times `QA`).
-pub const WEIGHT_CLIP: f32 = 1.98;
+/// inputs on: a sum of 63 inputs of this size and a bias stays under 128 (times `QA`). The
+/// network's file refuses weights beyond it.
+pub use crate::eval::network::WEIGHT_CLIP;
+use crate::eval::network::{Layer2, Network, Q2, QA, QB, SCALE};
 
 /// The model's parameters, or a gradient of them (the same shape).
 #[derive(Clone, Debug, PartialEq)]

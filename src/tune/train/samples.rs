@@ -120,8 +120,9 @@ struct Label {
 /// Reads `sources` (each a name, for the errors, and its text) as positions of `G`, and
 /// labels each with `blend` parts score and `1 - blend` parts result, the scores read
 /// through `scale` where given, else through the scale fitted to them; with `on_terms`, the
-/// output is to be added to the hand-written evaluation. A tenth of the lines is held out,
-/// in blocks of `hold_out_block`.
+/// output is to be added to the hand-written evaluation. The lines are held out in blocks of
+/// `hold_out_block`, the first block of every ten (a tenth of a long file; of a file of
+/// fewer than ten blocks, the first block).
 pub fn read<G: Playable>(
     sources: &[(&str, &str)],
     blend: f64,
@@ -201,8 +202,8 @@ pub fn read<G: Playable>(
     terms_loss /= validation.len().max(1) as f64;
     if training.is_empty() || validation.is_empty() {
         return Err(format!(
-            "too little data: {} positions to train on, {} held out (a tenth of the lines, \
-             in blocks of {hold_out_block})",
+            "too little data: {} positions to train on, {} held out (the first block of \
+             every ten, in blocks of {hold_out_block} lines)",
             training.len(),
             validation.len()
         ));

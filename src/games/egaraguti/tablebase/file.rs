@@ -64,7 +64,7 @@ pub fn cannot_read(path: &Path, error: io::Error) -> String {
 
 /// Opens the file at `path`: `Ok(None)` when there is none.
 pub fn open(path: &Path) -> Result<Option<File>, String> {
-    match File::open(path) {
+    match crate::core::files::open_regular(path) {
         Ok(file) => Ok(Some(file)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(cannot_read(path, e)),
@@ -111,7 +111,12 @@ impl Header {
         if entries != INDEXER.table_size(material) {
             return Err(bad("the wrong number of entries"));
         }
-        let with_distances = word(32) != 0;
+        // A flag no writer writes is a damaged header, not a yes.
+        let with_distances = match word(32) {
+            0 => false,
+            1 => true,
+            _ => return Err(bad("a damaged header")),
+        };
         let packed_len = entries.div_ceil(4) as usize;
         let expected =
             HEADER_BYTES + packed_len + if with_distances { entries as usize } else { 0 };
