@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 use std::time::Instant;
 
-use super::answer::{self, Answer};
+use super::answer::{self, Answer, Lateness};
 use super::{
     EvalChoice, EvalTerm, Event, Listener, MovesApplied, NetworkEval, SearchFlags, SearchJob,
     Session, TableView, panic_detail,
@@ -17,7 +17,7 @@ use crate::eval::network::Network;
 use crate::eval::{Evaluator, feature_values};
 use crate::games::{LoadedTables, Playable, Variant};
 use crate::search::mover::Request;
-use crate::search::{Oracle, RootMove, RootOptions, Searcher};
+use crate::search::{Info, Oracle, RootMove, RootOptions, Searcher};
 
 /// A new session of `variant` at its start position, with a table of `hash_mib` MiB and
 /// one search thread.
@@ -61,6 +61,8 @@ struct GameSession<G: Playable> {
     network: Option<(Arc<Network>, String)>,
     /// Whether the search evaluates with `network` (if not, with the terms).
     use_network: bool,
+    /// How late the answers came past their deadlines on this machine.
+    lateness: Arc<Lateness>,
 }
 
 impl<G: Playable> GameSession<G> {
@@ -75,6 +77,15 @@ impl<G: Playable> GameSession<G> {
             rng: Arc::new(Mutex::new(fastrand::Rng::with_seed(BASELINE_SEED))),
             network: G::shipped_network().map(|network| (network, "built in".to_owned())),
             use_network: true,
+            lateness: Arc::new(Lateness::default()),
+        }
+    }
+
+    /// What the search evaluates with, as the options chose.
+    fn evaluator(&self) -> Evaluator {
+        match (&self.network, self.use_network) {
+            (Some((network, _)), true) => Evaluator::Network(Arc::clone(network)),
+            _ => Evaluator::Terms,
         }
     }
 
@@ -272,6 +283,7 @@ impl<G: Playable> Session for GameSession<G> {
             rng: Arc::clone(&self.rng),
             network: self.network.clone(),
             use_network: self.use_network,
+            lateness: Arc::clone(&self.lateness),
         })
     }
 
@@ -300,10 +312,7 @@ impl<G: Playable> Session for GameSession<G> {
             _ => G::shipped_network().map(|network| (network, "built in".to_owned())),
         };
         self.use_network = choice.use_network;
-        let evaluator = match (&self.network, self.use_network) {
-            (Some((network, _)), true) => Evaluator::Network(Arc::clone(network)),
-            _ => Evaluator::Terms,
-        };
+        let evaluator = self.evaluator();
         self.searcher().set_evaluator(evaluator);
     }
 
@@ -325,6 +334,8 @@ impl<G: Playable> Session for GameSession<G> {
         if let Some(clock) = &mut limits.clock {
             clock.expected_moves = root.expected_moves_left();
         }
+        // Answers that came late on this machine: the next ones are planned earlier.
+        limits.move_overhead += self.lateness.learned();
         let options = RootOptions {
             only: (job.searchmoves.iter())
                 .filter_map(|text| root.parse_move(text).ok())
@@ -332,18 +343,29 @@ impl<G: Playable> Session for GameSession<G> {
             multipv: job.multipv.max(1),
             contempt: job.contempt,
         };
-        let fallback = first_move(&root).map(|mv| root.move_string(mv));
+        // The answer of last resort, should the search not run in time.
+        let static_eval = root.evaluate_by(&self.evaluator());
+        let fallback =
+            first_move(&root).map(|mv| Info::unsearched(root.move_string(mv), static_eval));
+        // A baseline mover answers at once, with no deadline of its own to keep; a search
+        // that ponders learns its deadline only at the `ponderhit`.
+        let hard = limits.deadlines().hard.filter(|_| job.mover.searches());
+        let since = limits.since.unwrap_or_else(Instant::now);
+        let deadline = hard
+            .filter(|_| {
+                !flags
+                    .pondering_flag()
+                    .load(std::sync::atomic::Ordering::Relaxed)
+            })
+            .map(|hard| (since + hard, Arc::clone(&self.lateness)));
         let answer = Arc::new(Answer::new(
             listener,
             flags.clone(),
             fallback,
             job.ponder_move,
+            deadline,
         ));
-        // A baseline mover answers at once, with no deadline of its own to keep.
-        if let Some(hard) = limits.deadlines().hard
-            && job.mover.searches()
-        {
-            let since = limits.since.unwrap_or_else(Instant::now);
+        if let Some(hard) = hard {
             answer::watch(Arc::clone(&answer), since, hard, limits.move_overhead);
         }
         thread::spawn(move || {
@@ -454,11 +476,16 @@ mod tests {
         };
         let flags = SearchFlags::default();
         let search = session.start_search(job, flags.clone(), listener);
-        let first = events.recv().expect("the watchdog's answer");
+        let first = events.recv().expect("the watchdog's info line");
+        assert!(
+            matches!(&first, Event::Info(info) if info.depth == 0),
+            "{first:?}"
+        );
+        let answer = events.recv().expect("the watchdog's answer");
         let legal = session.legal_moves();
         assert!(
-            matches!(&first, Event::BestMove { best: Some(mv), .. } if legal.contains(mv)),
-            "{first:?}"
+            matches!(&answer, Event::BestMove { best: Some(mv), .. } if legal.contains(mv)),
+            "{answer:?}"
         );
         assert!(flags.is_stopped(), "the watchdog stops the search");
         assert!(

@@ -81,6 +81,23 @@ impl<M> Info<M> {
         }
     }
 
+    /// The report of a move played without a search (the answer of last resort, when the
+    /// search could not run in time): depth 0, the static evaluation `static_eval`.
+    pub fn unsearched(mv: M, static_eval: i32) -> Info<M> {
+        Info {
+            depth: 0,
+            seldepth: 0,
+            score: Score::Centipawns(static_eval),
+            nodes: 0,
+            nps: 0,
+            time: Duration::ZERO,
+            hashfull: 0,
+            tbhits: None,
+            multipv: None,
+            pv: vec![mv],
+        }
+    }
+
     /// The same report with its line written another way (in notation, say).
     pub fn with_pv<N>(&self, pv: Vec<N>) -> Info<N> {
         Info {
