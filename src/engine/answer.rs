@@ -23,6 +23,11 @@ use std::time::{Duration, Instant};
 use super::{Event, Listener, SearchFlags};
 use crate::search::Info;
 
+/// How long past the hard deadline a search that runs is given to answer for itself: it
+/// looks at the stop flag every thousand nodes or so, and its answer may be better than
+/// the watchdog's (a new best root move of the iteration it was in).
+const GRACE: Duration = Duration::from_millis(2);
+
 /// The most lateness learned: past it the machine is too slow for any plan.
 const MAX_LATENESS: Duration = Duration::from_millis(100);
 
@@ -150,9 +155,9 @@ impl Answer {
 }
 
 /// Starts the watchdog of a search whose hard deadline is `hard` after `since` (after the
-/// `ponderhit`, if it ponders), with `overhead` kept for the protocol: past the deadline, if
-/// the search has not answered, the watchdog gives the best line's move and stops the
-/// search. A search that has not completed even its first iteration (a matter of
+/// `ponderhit`, if it ponders), with `overhead` kept for the protocol: at the deadline it
+/// stops the search, and if the search has not answered within [`GRACE`], it gives the
+/// best line's move itself. A search that has not completed even its first iteration (a matter of
 /// microseconds, when its thread runs) is waited for until half the overhead is gone too,
 /// the last moment to answer on time, before the first legal move answers for it. The
 /// watchdog ends as soon as the search answers.
@@ -162,9 +167,13 @@ pub(super) fn watch(answer: Arc<Answer>, since: Instant, hard: Duration, overhea
         if !flags.wait_for_deadline(since, hard) {
             return;
         }
-        let last_moment = overhead / 2;
+        // A search that runs stops at once and answers within the grace.
+        flags.stop();
+        if !flags.wait_for_deadline(Instant::now(), GRACE) {
+            return;
+        }
+        let last_moment = (overhead / 2).saturating_sub(GRACE);
         if answer.knows_a_line() || flags.wait_for_deadline(Instant::now(), last_moment) {
-            flags.stop();
             answer.give_known(since);
         }
     });

@@ -5,8 +5,8 @@
 //! move also gets its increment, and every move keeps `move_overhead` for the protocol, the
 //! operating system and the GUI.
 //!
-//! **The reserve.** [`RESERVE_MOVES`] moves' worth of overhead is never planned: the time a
-//! move may plan is the clock above the reserve, plus its increment, less its overhead. So
+//! **The reserve.** [`RESERVE_MOVES`] moves' worth of overhead is never planned: the most a
+//! move may take is the clock above the reserve, plus its increment, less its overhead. So
 //! a move that starts above the reserve never plans to end below it (a long game at a fast
 //! increment comes down to it and stays there, each move taking its increment less its
 //! overhead), and a move that starts below it (a stall of the machine took it) takes half of
@@ -136,17 +136,19 @@ impl Clock {
             .saturating_sub(overhead)
             .min(self.remaining.saturating_sub(overhead))
             .max(floor);
-        // An even share of the usable time, plus this move's increment, less its overhead
+        // An even share of the time left, plus this move's increment, less its overhead
         // (none at all when the overhead alone would empty the clock: then every move
-        // takes the floor and no more).
-        let share = (usable / moves + self.increment).saturating_sub(overhead);
+        // takes the floor and no more). The share is of the whole clock, reserve and all:
+        // the reserve only bounds a move (the ceiling), so a game that ends before its
+        // clock comes down to the reserve thinks as long as it would without one.
+        let share = (self.remaining / moves + self.increment).saturating_sub(overhead);
         // Past the share no new iteration starts; a started one may run on to a few shares
-        // (never to more than a third of the usable time beyond the increment, all of it at
-        // the last move before a control).
+        // (never to more than a third of what is left, all of the usable time at the last
+        // move before a control).
         let stretch = if moves == 1 {
             ceiling
         } else {
-            (share * 3).min(usable / 3 + self.increment.saturating_sub(overhead))
+            (share * 3).min(self.remaining / 3)
         };
         let hard = stretch.min(ceiling).max(floor);
         let soft = (share * 3 / 5).min(hard).max(floor);
