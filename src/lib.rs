@@ -3,12 +3,13 @@
 //! The rooms, each using only those listed before it:
 //!
 //! - [`core`]: the vocabulary: players, outcomes, win/draw/loss, bit sets, Zobrist keys,
-//!   the errors of the text forms, untrusted text made safe to echo, the one module
-//!   allowed `unsafe` (memory);
+//!   the errors of the text forms, untrusted text made safe to echo, the files a user names
+//!   opened with care, the shard of a long run, the one module allowed `unsafe` (memory);
 //! - [`svg`]: the small SVG writer;
 //! - [`rules`]: the [`Rules`](rules::Rules), [`Notation`](rules::Notation) and
 //!   [`Picture`](rules::Picture) traits and generic perft;
-//! - [`eval`]: evaluation as a weighted sum of features ([`Evaluate`](eval::Evaluate));
+//! - [`eval`]: evaluation as a weighted sum of features ([`Evaluate`](eval::Evaluate)),
+//!   or a small efficiently updated network on a game's inputs (`eval::network`);
 //! - [`search`]: alpha-beta search over any [`Searchable`](search::Searchable) game, with
 //!   its transposition table, move ordering, time management, an
 //!   [`Oracle`](search::Oracle) for exact values, and the baseline movers;
@@ -20,7 +21,8 @@
 //! - [`protocol`]: the text protocol: commands, options, every line the daemon writes, the
 //!   serve loop;
 //! - [`arena`]: engine-vs-engine matches between child processes, refereed by the rules;
-//! - [`tune`]: self-play data and the tuner that fits the evaluation's weights to it;
+//! - [`tune`]: self-play data, the tuner that fits the evaluation's weights to it, and the
+//!   trainer of the networks;
 //! - [`gui`]: `ternion gui`, the board page and its protocol WebSocket on the loopback.
 // `unsafe` is denied everywhere but in `core::memory`, which allows it for its system calls.
 #![deny(unsafe_code)]

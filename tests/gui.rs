@@ -132,10 +132,7 @@ fn the_levels_elo_are_served_for_the_strength_list() {
     assert!(response.starts_with("HTTP/1.1 200 OK\r\n"), "{response}");
     let body = response.split("\r\n\r\n").nth(1).expect("a body");
     for variant in Variant::ALL {
-        let Some(table) = strength::level_elo(variant) else {
-            assert!(!body.contains(&format!("\"{variant}\"")), "{body}");
-            continue;
-        };
+        let table = strength::level_elo(variant);
         let elo: Vec<String> = table.iter().map(u32::to_string).collect();
         let entry = format!("\"{variant}\":[{}]", elo.join(","));
         assert!(body.contains(&entry), "{entry} in {body}");

@@ -197,9 +197,7 @@ fn a_panicking_search_on_threads(threads: usize) {
     daemon.handle("position startpos moves d2d3");
     daemon.handle("go depth 6");
     daemon.handle("isready");
-    while daemon.busy() {
-        thread::sleep(Duration::from_millis(1));
-    }
+    daemon.wait_idle();
     let lines = output.lock().expect("the output").clone();
     let internal = lines
         .iter()
@@ -218,9 +216,7 @@ fn a_panicking_search_on_threads(threads: usize) {
     // The next search runs normally, on the same (recovered) searcher.
     output.lock().expect("the output").clear();
     daemon.handle("go depth 3");
-    while daemon.busy() {
-        thread::sleep(Duration::from_millis(1));
-    }
+    daemon.wait_idle();
     let lines = output.lock().expect("the output").clone();
     assert!(
         lines.iter().any(|l| l.starts_with("info depth 3 ")),

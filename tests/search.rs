@@ -503,9 +503,7 @@ fn a_stop_ends_an_infinite_search_with_a_legal_move() {
     assert!(moves.contains(&result.best.expect("a move")));
 }
 
-/// Nodes between two looks of a search thread at the clock, the stop flag and the other
-/// threads' node counts (the search's poll interval).
-const POLL_INTERVAL: u64 = 1024;
+use ternion::search::POLL_INTERVAL;
 
 #[test]
 fn a_node_limit_holds_for_the_whole_team_of_threads() {

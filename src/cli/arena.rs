@@ -94,10 +94,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     if live {
         eprint!("\r\x1b[K");
     }
-    std::io::stdout()
-        .lock()
-        .write_all(summary?.report().as_bytes())
-        .map_err(|error| format!("cannot write the summary: {error}"))
+    super::print(&summary?.report(), "the summary")
 }
 
 fn config(args: &MatchArgs) -> Result<MatchConfig, String> {

@@ -53,6 +53,16 @@ pub fn search_threads(text: &str) -> Result<usize, String> {
     ternion::protocol::options::read_spin("Threads", text).map(|threads| threads as usize)
 }
 
+/// Writes `text` to stdout; the error says that `what` could not be written (to a closed
+/// pipe, say), as one line.
+pub fn print(text: &str, what: &str) -> Result<(), String> {
+    use std::io::Write;
+    std::io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .map_err(|e| format!("cannot write {what}: {e}"))
+}
+
 /// A warning on stderr about a command that will run but may not end in useful time.
 pub fn warn(message: &str) {
     eprintln!("ternion: warning: {message}");

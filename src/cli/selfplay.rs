@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use clap::Args;
-use ternion::arena::schedule::Shard;
+use ternion::core::Shard;
 use ternion::games::Variant;
 use ternion::tune::selfplay::{SelfplayConfig, run_selfplay};
 

@@ -157,8 +157,5 @@ fn print_record<G: Playable>(path: &Path, number: u32, only: Option<usize>) -> R
         }
         before = Some(game);
     }
-    io::stdout()
-        .lock()
-        .write_all(text.as_bytes())
-        .map_err(|e| format!("cannot write the diagrams: {e}"))
+    super::print(&text, "the diagrams")
 }

@@ -1,7 +1,6 @@
 //! `ternion stats`: the summary of a match from its records, for the shards of a match
 //! played on several machines and merged, or for a records file kept from earlier.
 
-use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::Args;
@@ -40,10 +39,7 @@ pub fn run(args: &StatsArgs) -> Result<(), String> {
         .transpose()?;
     let mut report = summarize_records(&records, sprt)?.report();
     report.push_str(&missing_games(&records));
-    io::stdout()
-        .lock()
-        .write_all(report.as_bytes())
-        .map_err(|error| format!("cannot write the summary: {error}"))
+    super::print(&report, "the summary")
 }
 
 /// A line naming the games missing below the highest number recorded (the shards of a

@@ -1,5 +1,5 @@
-//! `ternion tables`: builds Egara-guti's exact tables and probes them (see
-//! `ternion::tables`).
+//! `ternion tables`: builds Egara-guti's exact tables, looks into them, checks them and
+//! draws data from them (see `ternion::games::egaraguti::tablebase`).
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -16,7 +16,7 @@ use ternion::games::egaraguti::tablebase::compare::{Comparison, Selection, compa
 use ternion::games::egaraguti::tablebase::file::{self, file_sha256};
 use ternion::games::egaraguti::tablebase::index::MAX_MEN;
 use ternion::games::egaraguti::tablebase::index::Material;
-use ternion::games::egaraguti::tablebase::levels::{levels_of_total, parts};
+use ternion::games::egaraguti::tablebase::material::{levels_of_total, parts};
 use ternion::games::egaraguti::tablebase::probe_cost::{probe_costs, search_probe_cost};
 use ternion::games::egaraguti::tablebase::runs::READ_WEIGHT;
 use ternion::games::egaraguti::tablebase::verify::{Coverage, verify};
@@ -424,10 +424,7 @@ fn run_starts(args: &StartsArgs) -> Result<(), String> {
         out.push_str(&game.position_string());
         out.push('\n');
     }
-    io::stdout()
-        .lock()
-        .write_all(out.as_bytes())
-        .map_err(|e| format!("cannot write: {e}"))?;
+    super::print(&out, "the output")?;
     match found.len() < args.count as usize {
         true => Err(format!(
             "only {} positions of {first}+{second} men are worth a {} to the side to move",
@@ -499,10 +496,7 @@ fn run_compact(args: &CompactArgs) -> Result<(), String> {
         sums[4] / 1e6,
         sums[4] * 8.0 / sums[0],
     ));
-    io::stdout()
-        .lock()
-        .write_all(out.as_bytes())
-        .map_err(|e| format!("cannot write: {e}"))
+    super::print(&out, "the output")
 }
 
 fn run_bench(args: &BenchArgs) -> Result<(), String> {
@@ -691,10 +685,7 @@ fn run_line(args: &LineArgs) -> Result<(), String> {
             result_word(Some(outcome)),
             plies(0u64)
         );
-        return io::stdout()
-            .lock()
-            .write_all(text.as_bytes())
-            .map_err(|e| format!("cannot write: {e}"));
+        return super::print(&text, "the output");
     }
     if !args.dir.is_dir() {
         return Err(format!("no directory {}", args.dir.display()));
@@ -733,10 +724,7 @@ fn run_line(args: &LineArgs) -> Result<(), String> {
         "result {result} after {}\n",
         plies(moves.len() as u64)
     ));
-    io::stdout()
-        .lock()
-        .write_all(out.as_bytes())
-        .map_err(|e| format!("cannot write: {e}"))
+    super::print(&out, "the output")
 }
 
 fn run_audit(args: &AuditArgs) -> Result<(), String> {
@@ -826,10 +814,7 @@ fn run_audit(args: &AuditArgs) -> Result<(), String> {
     out.push_str(&format!(
         "{checked} moves checked, {unknown} unknown, {drops} gave value away; {lost_holding} games lost from a start worth a draw or better\n"
     ));
-    io::stdout()
-        .lock()
-        .write_all(out.as_bytes())
-        .map_err(|e| format!("cannot write: {e}"))?;
+    super::print(&out, "the output")?;
     if drops > 0 || lost_holding > 0 {
         return Err("the audited player gave value away".into());
     }
@@ -876,8 +861,5 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
         }
     };
     line.push('\n');
-    io::stdout()
-        .lock()
-        .write_all(line.as_bytes())
-        .map_err(|e| format!("cannot write: {e}"))
+    super::print(&line, "the output")
 }

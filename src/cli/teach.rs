@@ -13,7 +13,7 @@ use ternion::eval::network::file;
 use ternion::games::egaraguti::tablebase::Tablebase;
 use ternion::games::egaraguti::tablebase::distill::{Keeping, labelled_positions};
 use ternion::games::egaraguti::tablebase::index::{MAX_MEN, Material};
-use ternion::games::egaraguti::tablebase::levels::levels_of_total;
+use ternion::games::egaraguti::tablebase::material::levels_of_total;
 use ternion::games::egaraguti::tablebase::sample::RandomPositions;
 
 #[derive(Debug, Args)]

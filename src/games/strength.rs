@@ -16,14 +16,13 @@ use crate::search::levels::MAX_LEVEL;
 /// The levels' Elo in one variant, level 0 first, the full engine last.
 type LevelElo = [u32; MAX_LEVEL as usize + 1];
 
-/// The measured Elo of every level of `variant`; `None` while its ladder is still to be
-/// played.
-pub const fn level_elo(variant: Variant) -> Option<&'static LevelElo> {
+/// The measured Elo of every level of `variant` (every variant's ladder is measured).
+pub const fn level_elo(variant: Variant) -> &'static LevelElo {
     match variant {
-        Variant::Lielow => Some(&LIELOW),
-        Variant::Lielow9 => Some(&LIELOW9),
-        Variant::Egaraguti => Some(&EGARAGUTI),
-        Variant::Lerontenin => Some(&LERONTENIN),
+        Variant::Lielow => &LIELOW,
+        Variant::Lielow9 => &LIELOW9,
+        Variant::Egaraguti => &EGARAGUTI,
+        Variant::Lerontenin => &LERONTENIN,
     }
 }
 
@@ -37,10 +36,7 @@ const fn extreme(largest: bool) -> u32 {
     let mut found = if largest { 0 } else { u32::MAX };
     let mut t = 0;
     while t < Variant::ALL.len() {
-        let Some(table) = level_elo(Variant::ALL[t]) else {
-            t += 1;
-            continue;
-        };
+        let table = level_elo(Variant::ALL[t]);
         let mut level = 0;
         while level < table.len() {
             let elo = table[level];
@@ -55,17 +51,16 @@ const fn extreme(largest: bool) -> u32 {
 }
 
 /// The level of `variant` whose Elo is nearest `elo` (the stronger one on a tie: where the
-/// top levels draw every game against each other, as in Egara-guti, the full engine);
-/// `None` for a variant not yet measured.
-pub fn nearest_level(variant: Variant, elo: u32) -> Option<u8> {
-    let table = level_elo(variant)?;
+/// top levels draw every game against each other, as in Egara-guti, the full engine).
+pub fn nearest_level(variant: Variant, elo: u32) -> u8 {
+    let table = level_elo(variant);
     let mut best = 0;
     for (level, &level_elo) in table.iter().enumerate() {
         if level_elo.abs_diff(elo) <= table[best].abs_diff(elo) {
             best = level;
         }
     }
-    Some(best as u8)
+    best as u8
 }
 
 // Measured by `scripts/calibrate-levels.sh <variant>`: docs/levels.md gives each step's
@@ -98,9 +93,7 @@ mod tests {
     #[test]
     fn every_level_plays_above_the_one_below_it_until_they_draw() {
         for variant in Variant::ALL {
-            let Some(table) = level_elo(variant) else {
-                continue;
-            };
+            let table = level_elo(variant);
             let limits = crate::with_game!(variant, G => G::LEVELS);
             // Once two players drew every game, every level above shares their Elo.
             let mut drawn = false;
@@ -123,11 +116,8 @@ mod tests {
     #[test]
     fn uci_elo_takes_the_nearest_level() {
         for variant in Variant::ALL {
-            let Some(table) = level_elo(variant) else {
-                assert_eq!(nearest_level(variant, MAX_ELO), None);
-                continue;
-            };
-            let nearest = |elo| usize::from(nearest_level(variant, elo).unwrap());
+            let table = level_elo(variant);
+            let nearest = |elo| usize::from(nearest_level(variant, elo));
             // Of the levels that share an Elo, the strongest.
             let last_with = |elo| table.iter().rposition(|&e| e == elo).unwrap();
             assert_eq!(nearest(MIN_ELO), last_with(table[0]));

@@ -176,17 +176,16 @@ pub fn handle(stream: TcpStream, request: &Request, read: Vec<u8>, port: u16, se
     }
 }
 
-/// The measured Elo of every skill level of every variant measured, for the page's
-/// strength list: `{"lielow":[e0,...,e20],...}`.
+/// The measured Elo of every skill level of every variant, for the page's strength list:
+/// `{"lielow":[e0,...,e20],...}`.
 pub fn levels_json() -> String {
     let variants: Vec<String> = Variant::ALL
         .iter()
-        .filter_map(|&variant| {
-            let elo: Vec<String> = strength::level_elo(variant)?
-                .iter()
+        .map(|&variant| {
+            let elo: Vec<String> = (strength::level_elo(variant).iter())
                 .map(u32::to_string)
                 .collect();
-            Some(format!("\"{variant}\":[{}]", elo.join(",")))
+            format!("\"{variant}\":[{}]", elo.join(","))
         })
         .collect();
     format!("{{{}}}", variants.join(","))

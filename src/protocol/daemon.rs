@@ -107,6 +107,16 @@ impl Daemon {
             .is_some_and(|work| !work.thread.is_finished())
     }
 
+    /// Waits until the running work ends by itself (a search with a limit, `go perft`,
+    /// `bench`) and has given its last line. Work that ends only when told (`go infinite`)
+    /// is to be stopped instead: [`Daemon::stop_search`].
+    pub fn wait_idle(&mut self) {
+        if let Some(work) = self.work.take() {
+            // Panics are caught inside the work; a join error has nothing left to say.
+            let _ = work.thread.join();
+        }
+    }
+
     /// Stops any running work and waits for its last line (a search's `bestmove`).
     pub fn stop_search(&mut self) {
         if let Some(work) = self.work.take() {

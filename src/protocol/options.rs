@@ -122,14 +122,12 @@ impl Settings {
     }
 
     /// The mover of the search in `variant`: the `Skill Level`, or with
-    /// `UCI_LimitStrength` the variant's level nearest `UCI_Elo` (in a variant whose
-    /// levels are not yet measured, the `Skill Level` still).
+    /// `UCI_LimitStrength` the variant's level nearest `UCI_Elo`.
     pub fn search_mover(&self, variant: Variant) -> Mover {
-        let by_elo = self
-            .limit_strength
-            .then(|| strength::nearest_level(variant, self.elo))
-            .flatten();
-        Mover::at_level(by_elo.unwrap_or(self.skill_level))
+        Mover::at_level(match self.limit_strength {
+            true => strength::nearest_level(variant, self.elo),
+            false => self.skill_level,
+        })
     }
 }
 

@@ -35,6 +35,7 @@ pub use self::oracle::{Exact, ExactMove, Oracle};
 pub use self::score::Score;
 pub use self::searchable::Searchable;
 pub use self::threads::{MAX_THREADS, Searcher, max_threads};
+pub use self::worker::POLL_INTERVAL;
 
 /// The deepest the search goes (quiescence included).
 pub const MAX_PLY: usize = 128;

@@ -26,8 +26,9 @@ use crate::eval::Evaluator;
 /// The most captures the quiescence search follows past the depth limit.
 const QUIESCENCE_PLIES: u32 = 12;
 /// Nodes between two looks at the clock and the stop flag: about a millisecond of work
-/// at the slowest, so that a stop is obeyed within a few milliseconds.
-const POLL_INTERVAL: u64 = 1024;
+/// at the slowest, so that a stop is obeyed within a few milliseconds. A node limit holds
+/// to within this many nodes a thread.
+pub const POLL_INTERVAL: u64 = 1024;
 /// How gently late moves are reduced (see [`late_move_reduction`]): at 6 plies from the
 /// horizon the move at index 3 loses one ply, the one at index 8 two and at index 40
 /// three; at 12 plies the one at index 40 loses four.

@@ -22,7 +22,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::arena::schedule::Shard;
+use crate::core::Shard;
 use crate::core::{Outcome, Player};
 use crate::eval::Evaluator;
 

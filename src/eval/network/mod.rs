@@ -45,10 +45,11 @@ pub const MAX_BIAS: i32 = 129_255;
 /// gathered on the stack).
 pub const MAX_HIDDEN_BELOW_LAYER2: usize = 512;
 
-/// The accumulator is worked on this many units at a time, so the compiler writes the
-/// loops as plain vector instructions with no remainder: a network's units are a multiple
-/// of it.
-pub const LANES: usize = 16;
+/// A network's units a perspective are a multiple of this: a rule of the shape, not a
+/// vector width. The accumulator's loops are plain Rust over chunks of this many units, so
+/// that the compiler writes them as vector instructions of whatever width the target has,
+/// with no remainder.
+pub const HIDDEN_MULTIPLE: usize = 16;
 
 /// A network's weights, quantised.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,14 +98,14 @@ impl Network {
     ) -> Result<Network, ShapeError> {
         let fits = inputs > 0
             && hidden > 0
-            && hidden.is_multiple_of(LANES)
+            && hidden.is_multiple_of(HIDDEN_MULTIPLE)
             && Some(input_weights.len()) == inputs.checked_mul(hidden)
             && input_bias.len() == hidden
             && output_weights.len() == 2 * hidden;
         if !fits {
             return Err(ShapeError(format!(
                 "weights of {}, {} and {} do not make {inputs} inputs x {hidden} hidden \
-                 (a multiple of {LANES})",
+                 (a multiple of {HIDDEN_MULTIPLE})",
                 input_weights.len(),
                 input_bias.len(),
                 output_weights.len()
@@ -573,7 +574,7 @@ pub(crate) mod tests {
 
     #[test]
     fn weights_that_do_not_fit_the_shape_are_refused() {
-        let h = LANES;
+        let h = HIDDEN_MULTIPLE;
         assert!(Network::new(2, h, vec![0; 2 * h], vec![0; h], vec![0; 2 * h], 0).is_ok());
         assert!(Network::new(2, h, vec![0; 2 * h - 1], vec![0; h], vec![0; 2 * h], 0).is_err());
         assert!(Network::new(2, h, vec![0; 2 * h], vec![0; h], vec![0; h], 0).is_err());

@@ -21,7 +21,7 @@ use std::time::Instant;
 
 use self::model::{Adam, MAX_HIDDEN, Params, Scratch, loss, output_factor};
 use self::samples::Samples;
-use crate::eval::network::{LANES, MAX_HIDDEN_BELOW_LAYER2, Network};
+use crate::eval::network::{HIDDEN_MULTIPLE, MAX_HIDDEN_BELOW_LAYER2, Network};
 use crate::games::{Playable, Variant};
 
 /// The most units of a second layer.
@@ -127,9 +127,10 @@ fn train_game<G: Playable>(
     if G::INPUTS == 0 {
         return Err(format!("{} has no network inputs", config.variant));
     }
-    if !(1..=MAX_HIDDEN).contains(&config.hidden) || !config.hidden.is_multiple_of(LANES) {
+    if !(1..=MAX_HIDDEN).contains(&config.hidden) || !config.hidden.is_multiple_of(HIDDEN_MULTIPLE)
+    {
         return Err(format!(
-            "hidden must be a multiple of {LANES} from {LANES} to {MAX_HIDDEN}"
+            "hidden must be a multiple of {HIDDEN_MULTIPLE} from {HIDDEN_MULTIPLE} to {MAX_HIDDEN}"
         ));
     }
     if config.layer2 > MAX_LAYER2 || (config.layer2 > 0 && config.hidden > MAX_HIDDEN_BELOW_LAYER2)

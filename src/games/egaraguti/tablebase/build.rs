@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use super::file;
 use super::index::{INDEXER, Material};
-use super::levels::{levels_of_total, lower_materials, parts};
+use super::material::{levels_of_total, lower_materials, parts};
 use super::set::Tablebase;
 use super::solve::{LevelReport, solve_level};
 use super::table::Table;

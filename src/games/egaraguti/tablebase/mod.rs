@@ -10,7 +10,7 @@
 //! - [`mod@file`]: a table's file: its name, header, checksum and sums; and [`runs`], the
 //!   run-coded streams of a compact table;
 //! - [`table`]: one material pair's table, read or mapped from its file, and its probe;
-//! - [`levels`]: the levels of material, what each captures into, and a set's holes;
+//! - [`material`]: the levels of material, what each captures into, and a set's holes;
 //! - [`cache`]: the capture values a compact set derived lately;
 //! - [`set`]: the set of a directory's tables ([`Tablebase`]), whole from the bottom or
 //!   refused, and what a probe of a position answers ([`Probe`]);
@@ -33,8 +33,8 @@ pub mod distill;
 pub mod file;
 pub mod index;
 pub mod label;
-pub mod levels;
 pub mod line;
+pub mod material;
 pub mod oracle;
 pub mod probe_cost;
 pub mod runs;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::cache::CaptureCache;
 use super::index::{INDEXER, MAX_MEN, Material, Men, wdl_by_count};
-use super::levels::{self, levels_of_total, parts};
+use super::material::{self, levels_of_total, parts};
 use super::table::Table;
 use crate::core::Wdl;
 use crate::games::egaraguti::{EgaraGuti, QUIET_PLY_LIMIT, can_capture, for_each_capture_chain};
@@ -112,7 +112,7 @@ impl Tablebase {
             ..Tablebase::new(dir)
         };
         std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-        levels::refuse_holes(dir)?;
+        material::refuse_holes(dir)?;
         for mover in 1..=MAX_MEN {
             for other in 1..=MAX_MEN {
                 set.load(Material { mover, other })?;

@@ -34,7 +34,7 @@ use std::time::Instant;
 
 use super::file;
 use super::index::{INDEXER, MAX_MEN, Material, Men};
-use super::levels::{lower_materials, parts};
+use super::material::{lower_materials, parts};
 use super::set::Tablebase;
 use super::table::Table;
 use crate::core::BitSet;
@@ -570,7 +570,7 @@ fn tables_of(level: &Level, equal: bool, with_distances: bool) -> (Vec<Table>, L
 /// unit tests.
 #[cfg(test)]
 pub(super) fn solve_up_to(men: usize) -> Tablebase {
-    use super::levels::levels_of_total;
+    use super::material::levels_of_total;
     let mut tables = Tablebase::default();
     for total in 2..=men {
         for level in levels_of_total(total) {
@@ -588,7 +588,7 @@ mod tests {
     use std::collections::HashMap;
 
     use super::super::index::wdl_by_count;
-    use super::super::levels::levels_of_total;
+    use super::super::material::levels_of_total;
     use super::*;
     use crate::core::{Outcome, Player};
     use crate::games::egaraguti::EgaraGuti;

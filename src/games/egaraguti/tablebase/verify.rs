@@ -25,7 +25,7 @@ use std::time::Instant;
 use super::file;
 use super::index::wdl_by_count;
 use super::index::{INDEXER, Material, Men};
-use super::levels::{levels_of_total, lower_materials, parts, refuse_holes};
+use super::material::{levels_of_total, lower_materials, parts, refuse_holes};
 use super::set::Tablebase;
 use super::solve::{best_capture, can_step, for_each_step};
 use super::table::Table;
