@@ -313,9 +313,10 @@ impl Daemon {
         }
     }
 
-    fn go(&mut self, go: &GoCommand, received: Instant) {
-        // Words that cannot be read, and root moves that are not legal here, are skipped
-        // with one error line: every `go` gets its `bestmove`.
+    /// The root moves of `go` that are legal here. Words that cannot be read, and root
+    /// moves that are not legal, are skipped with one error line: every `go` gets its
+    /// `bestmove`.
+    fn legal_searchmoves(&self, go: &GoCommand) -> Vec<String> {
         let legal = self.session.legal_moves();
         let (searchmoves, illegal): (Vec<String>, Vec<String>) = go
             .searchmoves
@@ -335,6 +336,11 @@ impl Daemon {
                 format!("go: skipped {}", echo(&skipped.join(", "))),
             );
         }
+        searchmoves
+    }
+
+    fn go(&mut self, go: &GoCommand, received: Instant) {
+        let searchmoves = self.legal_searchmoves(go);
         if let Some(outcome) = self.session.result() {
             self.say(format::gameover(outcome));
             self.say(format::bestmove(None, None));

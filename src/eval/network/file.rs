@@ -150,22 +150,6 @@ pub fn from_bytes(bytes: &[u8], variant: &str) -> Result<Network, String> {
     if !reader.bytes.is_empty() {
         return Err("a network file longer than its shape".into());
     }
-    // A checksum proves a file whole, not sane: values the trainer cannot write would
-    // wrap the accumulator or swamp the search's scores.
-    let weights_fit = (input_weights.iter())
-        .chain(&input_bias)
-        .chain(&output_weights)
-        .chain(layer2.iter().flat_map(|layer2| &layer2.weights))
-        .all(|weight| weight.unsigned_abs() <= MAX_WEIGHT as u16);
-    let biases_fit = std::iter::once(&output_bias)
-        .chain(layer2.iter().flat_map(|layer2| &layer2.bias))
-        .all(|bias| bias.unsigned_abs() <= MAX_BIAS as u32);
-    if !(weights_fit && biases_fit) {
-        return Err(format!(
-            "a network file with values no trainer writes (weights beyond +-{MAX_WEIGHT}, or \
-             biases beyond +-{MAX_BIAS})"
-        ));
-    }
     let bad_shape =
         |error: super::ShapeError| format!("a network file of a bad shape: {}", error.0);
     match layer2 {
@@ -189,6 +173,28 @@ pub fn from_bytes(bytes: &[u8], variant: &str) -> Result<Network, String> {
     }
     .map(|network| network.with_terms(on_terms))
     .map_err(bad_shape)
+    .and_then(values_a_trainer_writes)
+}
+
+/// `network`, if its values are ones the trainer writes. A checksum proves a file whole, not
+/// sane: larger values would wrap the accumulator or swamp the search's scores.
+fn values_a_trainer_writes(network: Network) -> Result<Network, String> {
+    let layer2 = network.layer2.as_ref();
+    let weights_fit = (network.input_weights.iter())
+        .chain(&network.input_bias)
+        .chain(&network.output_weights)
+        .chain(layer2.iter().flat_map(|layer2| &layer2.weights))
+        .all(|weight| weight.unsigned_abs() <= MAX_WEIGHT as u16);
+    let biases_fit = std::iter::once(&network.output_bias)
+        .chain(layer2.iter().flat_map(|layer2| &layer2.bias))
+        .all(|bias| bias.unsigned_abs() <= MAX_BIAS as u32);
+    match weights_fit && biases_fit {
+        true => Ok(network),
+        false => Err(format!(
+            "a network file with values no trainer writes (weights beyond +-{MAX_WEIGHT}, or \
+             biases beyond +-{MAX_BIAS})"
+        )),
+    }
 }
 
 /// Reads the network file at `path` for `variant`, whose inputs must number `inputs`; the
