@@ -1,4 +1,8 @@
-//! The protocol's commands as a typed enum, and one small nom parser per command.
+//! The protocol's commands as a typed enum, and one small parser per command: nom parsers,
+//! but for two read by hand, whose grammar is not a sequence of tokens: `go` (its words in
+//! any order, what it cannot read skipped and kept, a value or a `searchmoves` list ending
+//! at the next word of `go`) and `setoption` (a name and a value of free text, split at the
+//! first ` value `).
 //!
 //! A line is first normalised (tokens separated by single spaces, no leading or trailing
 //! whitespace), then parsed. Keywords are whole words: `ugi` does not match the start of
