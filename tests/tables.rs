@@ -1059,7 +1059,11 @@ fn the_audit_passes_perfect_play_and_names_a_move_that_gives_value_away() {
     };
     let output = audit(&records(&[(&fen, &worse, "p2win")]));
     let out = text(&output.stdout);
-    assert!(!output.status.success(), "{out}");
+    assert_eq!(output.status.code(), Some(1), "{out}");
+    assert_eq!(
+        text(&output.stderr),
+        "ternion: the audited player gave value away\n"
+    );
     assert!(
         out.contains(&format!("; ply 1 {worse} {worst} where {best} was there")),
         "{out}"
@@ -1490,7 +1494,8 @@ fn a_compact_set_answers_every_position_as_the_packed_one() {
     std::fs::write(&largest, &bytes).unwrap();
     for more in [&["--threads", "2"][..], &["--stored", "--table", "3v3"]] {
         let output = compare_with(&damaged, more);
-        assert!(!output.status.success(), "{more:?}");
+        // A comparison that ran and found a fault: 1, not the 2 of bad input.
+        assert_eq!(output.status.code(), Some(1), "{more:?}");
         assert!(
             text(&output.stderr).contains("the sets disagree on"),
             "{}",

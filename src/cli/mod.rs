@@ -12,7 +12,6 @@ pub mod selfplay;
 pub mod show;
 pub mod stats;
 pub mod tables;
-mod teach;
 pub mod train;
 pub mod tune;
 
@@ -20,6 +19,19 @@ use std::process::ExitCode;
 
 /// The exit status of every command that was given bad input.
 const BAD_INPUT: u8 = 2;
+
+/// The exit status of a check that ran and found a fault: tables that disagree, a player
+/// that gave value away.
+const FOUND_FAULT: i32 = 1;
+
+/// Ends a check that found a fault, its report written: `message` as one line on stderr,
+/// and exit status 1, which tells it from bad input (2).
+pub fn found_fault(message: &str) -> ! {
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    eprintln!("ternion: {message}");
+    std::process::exit(FOUND_FAULT)
+}
 
 /// Reports `message` as one line on stderr and returns the bad-input exit status.
 pub fn fail(message: &str) -> ExitCode {

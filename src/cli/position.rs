@@ -16,6 +16,11 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
+    /// The variant as given, not yet read.
+    pub fn variant_name(&self) -> &str {
+        &self.variant
+    }
+
     /// The variant named, or the one-line reason it is none.
     pub fn variant(&self) -> Result<Variant, String> {
         self.variant.parse().map_err(|e| format!("{e}"))

@@ -72,6 +72,15 @@ pub enum Wdl {
 }
 
 impl Wdl {
+    /// A finished game's result for `side`.
+    pub fn of(outcome: Outcome, side: Player) -> Wdl {
+        match outcome.winner() {
+            None => Wdl::Draw,
+            Some(winner) if winner == side => Wdl::Win,
+            Some(_) => Wdl::Loss,
+        }
+    }
+
     /// The same result seen by the other side.
     #[inline]
     pub fn flipped(self) -> Wdl {

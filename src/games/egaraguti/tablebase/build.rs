@@ -15,6 +15,7 @@ use super::material::{levels_of_total, lower_materials, parts};
 use super::set::Tablebase;
 use super::solve::{LevelReport, solve_level};
 use super::table::Table;
+use crate::core::Shard;
 
 /// What to build.
 #[derive(Clone, Debug)]
@@ -26,9 +27,9 @@ pub struct BuildConfig {
     /// Keep each position's distance (a byte a position) beside its value.
     pub distances: bool,
     /// Build only the levels of the top number of men whose place in its list, counted
-    /// from 0, leaves `index` when divided by `count`, from the lower tables already in
-    /// the directory.
-    pub shard: Option<(usize, usize)>,
+    /// from 0, leaves the shard's index when divided by its count, from the lower tables
+    /// already in the directory.
+    pub shard: Option<Shard>,
 }
 
 /// One level's line of the build's account.
@@ -47,30 +48,7 @@ pub fn build(
 ) -> Result<Vec<LevelDone>, String> {
     std::fs::create_dir_all(&config.dir)
         .map_err(|e| format!("cannot create {}: {e}", config.dir.display()))?;
-    let mut plan = Vec::new();
-    // A shard builds its share of the top level only: the lower tables come from elsewhere.
-    let lowest = if config.shard.is_some() {
-        config.men
-    } else {
-        2
-    };
-    for total in lowest..=config.men {
-        for (place, level) in levels_of_total(total).into_iter().enumerate() {
-            let in_shard = match config.shard {
-                Some((index, count)) if total == config.men => place % count == index,
-                _ => true,
-            };
-            if in_shard {
-                plan.push(level);
-            }
-        }
-    }
-    let size = |level: Material| -> u64 {
-        parts(level)
-            .into_iter()
-            .map(|m| INDEXER.table_size(m))
-            .sum()
-    };
+    let plan = plan(config);
     let mut tables = Tablebase::values_from(&config.dir);
     let mut done = Vec::new();
     // The clock of the solving alone: levels found built already take no part in the
@@ -112,41 +90,10 @@ pub fn build(
         }
         solved_entries += size(level);
         let solving = started.elapsed().as_secs_f64();
-        let shares: Vec<String> = report
-            .values
-            .iter()
-            .map(|(material, [wins, draws, losses])| {
-                let all = wins + draws + losses;
-                format!(
-                    "{material} {:.1}/{:.1}/{:.1}%",
-                    percent(*wins, all),
-                    percent(*draws, all),
-                    percent(*losses, all)
-                )
-            })
-            .collect();
+        let left = time_left(solved_entries, left_entries, solving);
         progress(&format!(
-            "{level}: {} positions in {:.1} s ({:.2}M/s){}, win/draw/loss for the side to move {}, longest {} plies, {} beyond the 40-ply limit{}; {}",
-            report.positions,
-            report.seconds,
-            report.positions as f64 / report.seconds.max(1e-6) / 1e6,
-            peak.map(|bytes| format!(
-                ", peak memory {:.2} GiB",
-                bytes as f64 / (1u64 << 30) as f64
-            ))
-            .unwrap_or_default(),
-            shares.join(", "),
-            report.longest,
-            report.beyond_limit,
-            if report.beyond_limit > 0 {
-                format!(
-                    " (forced in up to {} plies without it)",
-                    report.longest_beyond
-                )
-            } else {
-                String::new()
-            },
-            time_left(solved_entries, left_entries, solving),
+            "{level}: {}; {left}",
+            level_account(&report, peak)
         ));
         done.push(LevelDone {
             level,
@@ -154,6 +101,78 @@ pub fn build(
         });
     }
     Ok(done)
+}
+
+/// The levels a build solves, fewest men first: every level up to the most men, or a
+/// shard's share of the top number of men alone (the lower tables come from elsewhere).
+fn plan(config: &BuildConfig) -> Vec<Material> {
+    let lowest = if config.shard.is_some() {
+        config.men
+    } else {
+        2
+    };
+    let mut plan = Vec::new();
+    for total in lowest..=config.men {
+        for (place, level) in levels_of_total(total).into_iter().enumerate() {
+            let in_shard = match config.shard {
+                Some(shard) if total == config.men => {
+                    place % shard.count as usize == shard.index as usize
+                }
+                _ => true,
+            };
+            if in_shard {
+                plan.push(level);
+            }
+        }
+    }
+    plan
+}
+
+/// The entries of a level's tables, both sides to move.
+fn size(level: Material) -> u64 {
+    parts(level)
+        .into_iter()
+        .map(|m| INDEXER.table_size(m))
+        .sum()
+}
+
+/// What solving a level found and cost, for its line of the build's account.
+fn level_account(report: &LevelReport, peak: Option<u64>) -> String {
+    let shares: Vec<String> = report
+        .values
+        .iter()
+        .map(|(material, [wins, draws, losses])| {
+            let all = wins + draws + losses;
+            format!(
+                "{material} {:.1}/{:.1}/{:.1}%",
+                percent(*wins, all),
+                percent(*draws, all),
+                percent(*losses, all)
+            )
+        })
+        .collect();
+    format!(
+        "{} positions in {:.1} s ({:.2}M/s){}, win/draw/loss for the side to move {}, longest {} plies, {} beyond the 40-ply limit{}",
+        report.positions,
+        report.seconds,
+        report.positions as f64 / report.seconds.max(1e-6) / 1e6,
+        peak.map(|bytes| format!(
+            ", peak memory {:.2} GiB",
+            bytes as f64 / (1u64 << 30) as f64
+        ))
+        .unwrap_or_default(),
+        shares.join(", "),
+        report.longest,
+        report.beyond_limit,
+        if report.beyond_limit > 0 {
+            format!(
+                " (forced in up to {} plies without it)",
+                report.longest_beyond
+            )
+        } else {
+            String::new()
+        },
+    )
 }
 
 /// Whether every table of the level is in the directory and whole. A damaged table stops

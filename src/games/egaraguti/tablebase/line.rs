@@ -72,11 +72,7 @@ pub fn move_values(game: &EgaraGuti, tables: &Tablebase) -> Result<Vec<MoveValue
 
 /// The value of a finished game for the side to move in `before`, who made the last move.
 fn value_of_outcome(outcome: Outcome, before: &EgaraGuti) -> Wdl {
-    match outcome.winner() {
-        None => Wdl::Draw,
-        Some(winner) if winner == before.side_to_move() => Wdl::Win,
-        Some(_) => Wdl::Loss,
-    }
+    Wdl::of(outcome, before.side_to_move())
 }
 
 /// `values` ranked best first for the side to move of `game` (see the module docs): by
@@ -216,6 +212,58 @@ pub fn audit(
         game.make_move(mv);
     }
     Ok(report)
+}
+
+/// One player's audits summed over many games: its results by the value it started with,
+/// and what the tables found of its moves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AuditSummary {
+    /// The games, by the player's value at the start (a [`Wdl`] as the index, then a row
+    /// for the starts the tables do not know), counted by its result (a [`Wdl`] as the
+    /// index).
+    pub by_start: [[u32; 3]; 4],
+    pub moves_checked: usize,
+    pub moves_unknown: usize,
+    /// The moves that gave value away.
+    pub drops: usize,
+    /// The games lost from a start worth a draw or better.
+    pub lost_holding: usize,
+}
+
+impl AuditSummary {
+    /// The row of [`AuditSummary::by_start`] of the starts the tables do not know.
+    pub const UNKNOWN_START: usize = 3;
+
+    /// Counts one game's audit, which the player ended with `result`.
+    pub fn add(&mut self, audit: &Audit, result: Wdl) {
+        let row = audit
+            .start_value
+            .map_or(Self::UNKNOWN_START, |value| value as usize);
+        self.by_start[row][result as usize] += 1;
+        self.moves_checked += audit.moves_checked;
+        self.moves_unknown += audit.moves_unknown;
+        self.drops += audit.drops.len();
+        self.lost_holding +=
+            usize::from(audit.start_value >= Some(Wdl::Draw) && result == Wdl::Loss);
+    }
+
+    /// The games, whatever their start, by result.
+    pub fn results(&self) -> [u32; 3] {
+        self.by_start.iter().fold([0; 3], |sum, row| {
+            [sum[0] + row[0], sum[1] + row[1], sum[2] + row[2]]
+        })
+    }
+
+    /// The games counted.
+    pub fn games(&self) -> u32 {
+        self.results().iter().sum()
+    }
+
+    /// Whether the player fell short of perfect play: a move gave value away, or a game
+    /// was lost from a start worth a draw or better.
+    pub fn failed(&self) -> bool {
+        self.drops > 0 || self.lost_holding > 0
+    }
 }
 
 #[cfg(test)]
@@ -390,6 +438,39 @@ mod tests {
         assert!(
             draws_with_a_choice > 0 && traps_differed > 0,
             "{draws_with_a_choice} drawn positions with a choice, {traps_differed} with traps to tell apart"
+        );
+    }
+
+    #[test]
+    fn the_summary_counts_results_by_start_and_fails_on_value_given_away() {
+        let audit = |start_value, drops: usize| Audit {
+            start_value,
+            moves_checked: 10,
+            moves_unknown: 1,
+            drops: vec![(3, "a1b2".into(), Wdl::Win, Wdl::Draw); drops],
+        };
+        let mut summary = AuditSummary::default();
+        summary.add(&audit(Some(Wdl::Win), 0), Wdl::Win);
+        summary.add(&audit(Some(Wdl::Loss), 0), Wdl::Loss);
+        summary.add(&audit(None, 0), Wdl::Draw);
+        assert!(!summary.failed(), "perfect play from a lost start loses");
+        assert_eq!(summary.by_start[Wdl::Win as usize], [0, 0, 1]);
+        assert_eq!(summary.by_start[Wdl::Loss as usize], [1, 0, 0]);
+        assert_eq!(summary.by_start[AuditSummary::UNKNOWN_START], [0, 1, 0]);
+        assert_eq!((summary.results(), summary.games()), ([1, 1, 1], 3));
+        assert_eq!((summary.moves_checked, summary.moves_unknown), (30, 3));
+
+        let mut lost_a_draw = summary.clone();
+        lost_a_draw.add(&audit(Some(Wdl::Draw), 0), Wdl::Loss);
+        assert_eq!(lost_a_draw.lost_holding, 1);
+        assert!(lost_a_draw.failed());
+
+        let mut gave_away = summary.clone();
+        gave_away.add(&audit(Some(Wdl::Win), 2), Wdl::Win);
+        assert_eq!((gave_away.drops, gave_away.lost_holding), (2, 0));
+        assert!(
+            gave_away.failed(),
+            "a drop fails even where the game was won"
         );
     }
 }

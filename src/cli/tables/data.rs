@@ -1,6 +1,7 @@
-//! `ternion tables data` and `ternion tables one-ply`: Egara-guti's tables as a network's
-//! teacher (see `tablebase::distill`): labelled positions of every level for `ternion
-//! train`, and how often an evaluation's one-ply choice keeps a position's value.
+//! `tables data`, `tables one-ply` and `tables bench`: Egara-guti's tables as a network's
+//! teacher (see `tablebase::distill`), labelled positions of every level for `ternion
+//! train` and how often an evaluation's one-ply choice keeps a position's value, and the
+//! cost of a probe.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -10,11 +11,16 @@ use std::sync::Arc;
 use clap::Args;
 use ternion::eval::Evaluator;
 use ternion::eval::network::file;
+use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::egaraguti::tablebase::Tablebase;
 use ternion::games::egaraguti::tablebase::distill::{Keeping, labelled_positions};
 use ternion::games::egaraguti::tablebase::index::{MAX_MEN, Material};
 use ternion::games::egaraguti::tablebase::material::levels_of_total;
+use ternion::games::egaraguti::tablebase::probe_cost::{probe_costs, search_probe_cost};
 use ternion::games::egaraguti::tablebase::sample::RandomPositions;
+use ternion::rules::{Notation, Rules};
+
+use crate::cli::print;
 
 #[derive(Debug, Args)]
 pub struct DataArgs {
@@ -37,6 +43,27 @@ pub struct DataArgs {
     /// Where to write the lines (stdout if not given).
     #[arg(long)]
     out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// The variant: only egaraguti has tables.
+    pub variant: String,
+    /// The directory of the whole set.
+    #[arg(long)]
+    dir: PathBuf,
+    /// Positions probed in each table.
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u32).range(1..=100_000_000))]
+    positions: u32,
+    /// The seed of the positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Time the probes of a search of this many nodes instead.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    search_nodes: Option<u64>,
+    /// The position the search starts from (with --search-nodes).
+    #[arg(long, value_name = "POSITION", requires = "search_nodes")]
+    fen: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -106,7 +133,7 @@ pub fn run_one_ply(args: &OnePlyArgs) -> Result<(), String> {
     }
     let mut evaluators = vec![("terms".to_string(), Evaluator::Terms)];
     if let Some(path) = &args.eval_file {
-        let inputs = <ternion::games::egaraguti::EgaraGuti as ternion::eval::Evaluate>::INPUTS;
+        let inputs = <EgaraGuti as ternion::eval::Evaluate>::INPUTS;
         let network = file::load(path, "egaraguti", inputs)
             .map_err(|reason| format!("{}: {reason}", path.display()))?;
         evaluators.push(("network".to_string(), Evaluator::Network(Arc::new(network))));
@@ -115,7 +142,7 @@ pub fn run_one_ply(args: &OnePlyArgs) -> Result<(), String> {
     for (name, _) in &evaluators {
         header.push_str(&format!(" {:>9}", format!("{name} %")));
     }
-    println!("{header}");
+    print(&format!("{header}\n"), "the output")?;
     let mut totals = vec![Keeping::default(); evaluators.len()];
     let mut positions = RandomPositions::new(args.seed);
     for level in &levels {
@@ -128,21 +155,57 @@ pub fn run_one_ply(args: &OnePlyArgs) -> Result<(), String> {
                 keeping.add(&tables, &label.game, evaluator)?;
             }
         }
-        print_row(&level.to_string(), &row);
+        print_row(&level.to_string(), &row)?;
         for (total, keeping) in totals.iter_mut().zip(&row) {
             total.positions += keeping.positions;
             total.choices += keeping.choices;
             total.kept += keeping.kept;
         }
     }
-    print_row("all", &totals);
-    Ok(())
+    print_row("all", &totals)
 }
 
-fn print_row(name: &str, row: &[Keeping]) {
+/// Prints a level's row (or the total's) as it is done: the level, its positions, the
+/// choices that matter, and each evaluation's share of them kept.
+fn print_row(name: &str, row: &[Keeping]) -> Result<(), String> {
     let mut line = format!("{name:>6} {:>9} {:>9}", row[0].positions, row[0].choices);
     for keeping in row {
         line.push_str(&format!(" {:>9.1}", keeping.percent()));
     }
-    println!("{line}");
+    line.push('\n');
+    print(&line, "the output")
+}
+
+/// Times the probes of every table, or of a search, a line a table.
+pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
+    let mut out = io::stdout().lock();
+    if let Some(nodes) = args.search_nodes {
+        let game = match &args.fen {
+            Some(fen) => {
+                EgaraGuti::parse_position(fen).map_err(|e| format!("bad position: {e}"))?
+            }
+            None => EgaraGuti::start(),
+        };
+        let cost = search_probe_cost(&args.dir, &game, nodes)?;
+        let _ = writeln!(
+            out,
+            "a search of {nodes} nodes: {} probes of the tables, {:.1} ns a probe",
+            cost.probes, cost.nanoseconds
+        );
+        return Ok(());
+    }
+    let costs = probe_costs(&args.dir, args.positions as usize, args.seed, &mut |cost| {
+        let _ = writeln!(
+            out,
+            "{}: {} probes, {:.1} ns a probe",
+            cost.material, cost.probes, cost.nanoseconds
+        );
+    })?;
+    let mean = costs.iter().map(|c| c.nanoseconds).sum::<f64>() / costs.len().max(1) as f64;
+    let _ = writeln!(
+        out,
+        "{} tables, {mean:.1} ns a probe on average",
+        costs.len()
+    );
+    Ok(())
 }
