@@ -17,8 +17,8 @@ use ternion::games::{Playable, Variant};
 use ternion::rules::{Notation, Rules};
 use ternion::search::baseline;
 use ternion::search::{
-    Control, Info, Limits, RootMove, RootOptions, RootReports, Score, SearchResult, Searchable,
-    Searcher,
+    Control, Info, Limits, RootMove, RootOptions, RootReports, Score, SearchRequest, SearchResult,
+    Searchable, Searcher,
 };
 
 fn search_depth<G: Searchable>(game: &G, depth: u32) -> SearchResult<G::Move> {
@@ -829,9 +829,13 @@ fn search_lines<G: Searchable>(
     let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
     let control = Control::new(&stop, &pondering);
     let mut infos = Vec::new();
-    let result = Searcher::<G>::new(4).search_with(game, limits, options, control, &mut |info| {
-        infos.push(info.clone())
-    });
+    let request = SearchRequest {
+        limits: *limits,
+        options: options.clone(),
+        control,
+    };
+    let result =
+        Searcher::<G>::new(4).search_with(game, &request, &mut |info| infos.push(info.clone()));
     (result, infos)
 }
 
@@ -956,13 +960,12 @@ fn a_pondering_search_keeps_no_deadline_until_ponderhit() {
     let result = thread::scope(|scope| {
         let search = scope.spawn(|| {
             let control = Control::new(&stop, &pondering);
-            Searcher::<Lielow9>::new(4).search_with(
-                &game,
-                &limits,
-                &RootOptions::default(),
+            let request = SearchRequest {
+                limits,
+                options: RootOptions::default(),
                 control,
-                &mut |_| {},
-            )
+            };
+            Searcher::<Lielow9>::new(4).search_with(&game, &request, &mut |_| {})
         });
         // Far past the move time, the search still runs: it ponders.
         thread::sleep(Duration::from_millis(200));
@@ -1046,7 +1049,12 @@ fn a_search_with_nothing_to_choose_reports_its_own_seldepth() {
         ..RootOptions::default()
     };
     let mut infos = Vec::new();
-    searcher.search_with(&game, &to_depth(6), &only, control, &mut |info| {
+    let request = SearchRequest {
+        limits: to_depth(6),
+        options: only,
+        control,
+    };
+    searcher.search_with(&game, &request, &mut |info| {
         infos.push((info.depth, info.seldepth))
     });
     assert_eq!(infos, [(1, 1)]);
@@ -1069,13 +1077,12 @@ fn a_long_search_reports_each_root_move_it_starts_on() {
         ..Control::new(&stop, &not_pondering)
     };
     let mut searcher = Searcher::<Lielow8>::new(1);
-    searcher.search_with(
-        &game,
-        &to_depth(3),
-        &RootOptions::default(),
+    let request = SearchRequest {
+        limits: to_depth(3),
+        options: RootOptions::default(),
         control,
-        &mut |_| {},
-    );
+    };
+    searcher.search_with(&game, &request, &mut |_| {});
     let seen = seen.into_inner().unwrap();
     // Every iteration goes through every root move, numbered from 1 in its order.
     for depth in 1..=3 {
@@ -1094,13 +1101,12 @@ fn a_long_search_reports_each_root_move_it_starts_on() {
         }),
         ..Control::new(&stop, &not_pondering)
     };
-    searcher.search_with(
-        &game,
-        &to_depth(3),
-        &RootOptions::default(),
+    let request = SearchRequest {
+        limits: to_depth(3),
+        options: RootOptions::default(),
         control,
-        &mut |_| {},
-    );
+    };
+    searcher.search_with(&game, &request, &mut |_| {});
     assert_eq!(quiet.into_inner().unwrap(), 0);
 }
 

@@ -17,7 +17,7 @@ use crate::eval::network::Network;
 use crate::eval::{Evaluator, feature_values};
 use crate::games::{LoadedTables, Playable, Variant};
 use crate::search::mover::Request;
-use crate::search::{Info, Oracle, RootMove, RootOptions, Searcher};
+use crate::search::{Info, Oracle, RootMove, RootOptions, SearchRequest, Searcher};
 
 /// A new session of `variant` at its start position, with a table of `hash_mib` MiB and
 /// one search thread.
@@ -377,9 +377,11 @@ impl<G: Playable> Session for GameSession<G> {
                 };
                 let request = Request {
                     searcher: &mut searcher.lock().unwrap_or_else(PoisonError::into_inner),
-                    limits,
-                    options,
-                    control: flags.control(&report),
+                    search: SearchRequest {
+                        limits,
+                        options,
+                        control: flags.control(&report),
+                    },
                     levels: G::LEVELS,
                     tables_first: job.tables_first,
                 };

@@ -12,7 +12,7 @@ use std::str::FromStr;
 
 use super::baseline;
 use super::levels::{Level, Levels, MAX_LEVEL};
-use super::{Control, Info, Limits, RootOptions, Score, Searchable, Searcher};
+use super::{Info, Score, SearchRequest, Searchable, Searcher};
 
 /// How the engine picks its move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -35,9 +35,8 @@ pub enum Mover {
 /// What a mover that searches is given: the team, what `go` asked, and the game's levels.
 pub struct Request<'a, G: Searchable> {
     pub searcher: &'a mut Searcher<G>,
-    pub limits: Limits,
-    pub options: RootOptions<G::Move>,
-    pub control: Control<'a, G::Move>,
+    /// The search `go` asked for.
+    pub search: SearchRequest<'a, G::Move>,
     /// The game's table of levels 0 to 19.
     pub levels: &'static Levels,
     /// The full engine plays the oracle's choice where the oracle knows every move.
@@ -51,8 +50,7 @@ impl<G: Searchable> Request<'_, G> {
         root: &G,
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> super::SearchResult<G::Move> {
-        self.searcher
-            .search_with(root, &self.limits, &self.options, self.control, on_info)
+        self.searcher.search_with(root, &self.search, on_info)
     }
 }
 
@@ -123,8 +121,9 @@ fn play_level<G: Searchable>(
     on_info: &mut dyn FnMut(&Info<G::Move>),
 ) -> Vec<G::Move> {
     let mut request = request;
-    request.limits = level.narrow(&request.limits);
-    request.options.multipv = level.lines(request.options.multipv.max(1));
+    let search = &mut request.search;
+    search.limits = level.narrow(&search.limits);
+    search.options.multipv = level.lines(search.options.multipv.max(1));
     // The lines of the deepest iteration that found as many as any before it (the node
     // budget may stop an iteration after its first lines).
     let mut lines: Vec<(Score, Vec<G::Move>)> = Vec::new();

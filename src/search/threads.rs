@@ -18,10 +18,11 @@ use std::time::Instant;
 use super::counts::NodeCounts;
 use super::limits::Limits;
 use super::oracle::Oracle;
+use super::report::Effort;
 use super::searchable::Searchable;
 use super::tt::TranspositionTable;
 use super::worker::Worker;
-use super::{Control, Effort, Info, RootOptions, SearchResult};
+use super::{Control, Info, RootOptions, SearchRequest, SearchResult};
 use crate::eval::Evaluator;
 
 /// The most search threads a searcher runs: twice the cores of this machine (at least 1),
@@ -188,8 +189,12 @@ impl<G: Searchable> Searcher<G> {
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
         let not_pondering = AtomicBool::new(false);
-        let control = Control::new(stop, &not_pondering);
-        self.search_with(root, limits, &RootOptions::default(), control, on_info)
+        let request = SearchRequest {
+            limits: *limits,
+            options: RootOptions::default(),
+            control: Control::new(stop, &not_pondering),
+        };
+        self.search_with(root, &request, on_info)
     }
 
     /// [`Searcher::search`] with a choice of root moves, several lines (MultiPV) and
@@ -198,9 +203,7 @@ impl<G: Searchable> Searcher<G> {
     pub fn search_with(
         &mut self,
         root: &G,
-        limits: &Limits,
-        options: &RootOptions<G::Move>,
-        control: Control<'_, G::Move>,
+        request: &SearchRequest<'_, G::Move>,
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
         let started = Instant::now();
@@ -212,17 +215,14 @@ impl<G: Searchable> Searcher<G> {
             &self.oracle,
             &self.evaluator,
             root,
-            limits,
-            options,
+            request,
         );
-        let mut best = self
-            .main
-            .search_with(root, limits, options, control, on_info);
+        let mut best = self.main.search_with(root, request, on_info);
         let helper_results = helpers.finish();
         // The team's answer: the deepest completed iteration, the main worker's on a tie;
         // a helper's is reported before it is played. Several lines are the main worker's
         // alone.
-        if options.multipv <= 1 {
+        if request.options.multipv <= 1 {
             let deepest = helper_results
                 .into_iter()
                 .filter(|found| found.best.is_some())
@@ -282,9 +282,9 @@ impl<'a, G: Searchable> HelpersAtWork<'a, G> {
         oracle: &Option<Arc<dyn Oracle<G>>>,
         evaluator: &Evaluator,
         root: &G,
-        limits: &Limits,
-        options: &RootOptions<G::Move>,
+        request: &SearchRequest<'_, G::Move>,
     ) -> Self {
+        let (limits, options) = (&request.limits, &request.options);
         let stop = Arc::new(AtomicBool::new(false));
         // Helpers keep no clock: the main worker stops them. They share the node limit and
         // the depth, and search one line.
@@ -405,9 +405,13 @@ fn helper_loop<G: Searchable>(link: &HelperLink<G>, counts: Arc<NodeCounts>, ind
         worker.set_oracle(job.oracle.clone());
         worker.set_evaluator(job.evaluator.clone());
         let not_pondering = AtomicBool::new(false);
-        let control = Control::new(&job.stop, &not_pondering);
+        let request = SearchRequest {
+            limits: job.limits,
+            options: job.options.clone(),
+            control: Control::new(&job.stop, &not_pondering),
+        };
         let searched = panic::catch_unwind(AssertUnwindSafe(|| {
-            worker.search_with(&job.root, &job.limits, &job.options, control, &mut |_| {})
+            worker.search_with(&job.root, &request, &mut |_| {})
         }));
         if searched.is_err() {
             // Half-written heuristics are not trusted: start afresh.

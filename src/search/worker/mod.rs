@@ -1,0 +1,507 @@
+//! One thread's search: iterative deepening over a negamax alpha-beta with
+//! principal-variation search, late move reductions, null-move pruning, move ordering and
+//! quiescence, reading and writing the transposition table its team shares.
+//!
+//! A worker is the team's main worker (index 0: it keeps the clock, reports, and its first
+//! iteration always completes) or a helper (it skips some depths, so that the team's threads
+//! spread over several depths at once, and it stops when the main worker tells it). The node
+//! count of each worker is published to the team every poll, so that a node limit and the
+//! reported totals count every thread.
+
+mod node;
+mod settled;
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering as AtomicOrdering;
+use std::time::Instant;
+
+use super::MAX_PLY;
+use super::counts::NodeCounts;
+use super::limits::{Deadlines, Limits};
+use super::oracle::Oracle;
+use super::ordering::MoveOrdering;
+use super::report::{Effort, Info, SearchResult};
+use super::request::{Control, RootMove, SearchRequest};
+use super::score::{DECIDED, INFINITY, Score};
+use super::searchable::Searchable;
+use super::tt::TranspositionTable;
+use crate::core::Player;
+use crate::eval::Evaluator;
+
+/// Nodes between two looks at the clock and the stop flag: about a millisecond of work
+/// at the slowest, so that a stop is obeyed within a few milliseconds. A node limit holds
+/// to within this many nodes a thread.
+pub const POLL_INTERVAL: u64 = 1024;
+/// The least depth whose root is searched in an aspiration window: shallower iterations
+/// cost too little to gain, and their scores swing most.
+const ASPIRATION_MIN_DEPTH: i32 = 5;
+/// Past this half-width an aspiration window is opened fully on the failing side.
+const ASPIRATION_LIMIT: i32 = 1000;
+
+/// One search thread's state: its ordering heuristics persist between searches until
+/// cleared; the table is the team's.
+pub(super) struct Worker<G: Searchable> {
+    tt: Arc<TranspositionTable>,
+    /// The oracle of exact values to ask, if any.
+    oracle: Option<Arc<dyn Oracle<G>>>,
+    /// What the nodes are evaluated with.
+    evaluator: Evaluator,
+    /// The team's published node counts, and this worker's place among them (0: the main
+    /// worker).
+    counts: Arc<NodeCounts>,
+    index: usize,
+    /// The other workers' nodes, as last read from `counts`.
+    others_nodes: u64,
+    ordering: MoveOrdering<G::Move>,
+    /// Per-ply buffers: the moves of a node and their ordering scores.
+    moves: Vec<Vec<G::Move>>,
+    scores: Vec<Vec<i32>>,
+    /// Triangular principal-variation table: `pv[ply]` is the best line from that ply.
+    pv: Vec<Vec<G::Move>>,
+    /// The evaluation's state of the node at each ply, pushed beside make_move and
+    /// dropped beside unmake (set from the root at the start of every search).
+    eval_states: Vec<G::State>,
+    nodes: u64,
+    seldepth: usize,
+    node_limit: u64,
+    /// The node count at which to look at the stop flag and the clock next.
+    next_poll: u64,
+    /// The deadlines of the limits, counted from `clock_start`.
+    deadlines: Deadlines,
+    /// When the clock started: the arrival of `go` (or the start of the search), or the
+    /// `ponderhit`.
+    clock_start: Instant,
+    /// When this search started.
+    search_start: Instant,
+    /// Still pondering: no deadline holds yet.
+    pondering: bool,
+    hard_deadline: Option<Instant>,
+    /// Whether the node at each ply was reached by a null move (no second one follows).
+    after_null_move: [bool; MAX_PLY + 1],
+    /// False during the first iteration, which always completes (it takes microseconds)
+    /// so that even a search with no time left answers with a considered move.
+    interruptible: bool,
+    stopped: bool,
+    /// Root moves to leave out (the lines already found in this iteration, the moves not
+    /// in `searchmoves`). When any are left out, the root's result is not stored.
+    root_excluded: Vec<G::Move>,
+    /// The side to move at the root, and what a draw by the rules is worth to it (minus the
+    /// search's contempt): the other side scores the same draw the other way.
+    root_side: Player,
+    root_draw: i32,
+}
+
+impl<G: Searchable> Worker<G> {
+    /// Worker `index` of a team whose node counts are `counts`, using `table`.
+    pub(super) fn new(tt: Arc<TranspositionTable>, counts: Arc<NodeCounts>, index: usize) -> Self {
+        Worker {
+            tt,
+            oracle: None,
+            evaluator: Evaluator::Terms,
+            counts,
+            index,
+            others_nodes: 0,
+            ordering: MoveOrdering::new(),
+            moves: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            scores: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            eval_states: Vec::new(),
+            nodes: 0,
+            seldepth: 0,
+            node_limit: u64::MAX,
+            next_poll: 0,
+            deadlines: Deadlines {
+                soft: None,
+                hard: None,
+            },
+            clock_start: Instant::now(),
+            search_start: Instant::now(),
+            pondering: false,
+            hard_deadline: None,
+            after_null_move: [false; MAX_PLY + 1],
+            interruptible: false,
+            stopped: false,
+            root_excluded: Vec::with_capacity(256),
+            root_side: Player::P1,
+            root_draw: 0,
+        }
+    }
+
+    /// Uses `tt` from now on (the team's new table, or a placeholder while idle).
+    pub(super) fn set_tt(&mut self, tt: Arc<TranspositionTable>) {
+        self.tt = tt;
+    }
+
+    /// Asks `oracle` from now on (`None`: no oracle).
+    pub(super) fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle<G>>>) {
+        self.oracle = oracle;
+    }
+
+    /// Evaluates with `evaluator` from now on.
+    pub(super) fn set_evaluator(&mut self, evaluator: Evaluator) {
+        self.evaluator = evaluator;
+    }
+
+    /// Publishes this worker's node count to `counts` (a new team) from now on.
+    pub(super) fn set_counts(&mut self, counts: Arc<NodeCounts>) {
+        self.counts = counts;
+    }
+
+    /// Forgets the killers and history learned.
+    pub(super) fn clear_ordering(&mut self) {
+        self.ordering = MoveOrdering::new();
+    }
+
+    /// Searches `root` as `request` asks until its stop flag is set, calling `on_info` after
+    /// every completed iteration (one [`Info`] per line with MultiPV, best first; the result
+    /// is the best line's). Always returns a legal move when the game is not over.
+    pub(super) fn search_with(
+        &mut self,
+        root: &G,
+        request: &SearchRequest<'_, G::Move>,
+        on_info: &mut dyn FnMut(&Info<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let (limits, options, control) = (&request.limits, &request.options, request.control);
+        let started = Instant::now();
+        self.begin(root, request, started);
+        let mut game = root.clone();
+        let root_moves = self.root_moves(&mut game, &options.only);
+        let mut result = SearchResult {
+            best: root_moves.first().copied(),
+            score: Score::Centipawns(0),
+            depth: 0,
+            nodes: 0,
+            pv: root_moves.first().copied().into_iter().collect(),
+        };
+        if root_moves.len() <= 1 {
+            // Game over, or one move to choose from: nothing to choose, only the score to tell.
+            result.score = Score::from_raw(self.score_without_choice(&mut game, result.best));
+            // With several lines asked for, the one line is still line 1.
+            let multipv = (options.multipv > 1).then_some(1);
+            on_info(&self.info(1, &result, multipv, started));
+            return result;
+        }
+
+        let filtered = self.root_excluded.len();
+        let lines_wanted = options.multipv.clamp(1, root_moves.len());
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
+        let mut lines: Vec<(i32, Vec<G::Move>)> = Vec::with_capacity(lines_wanted);
+        let mut previous_score = None;
+        for depth in 1..=max_depth {
+            if self.skips(depth) {
+                continue;
+            }
+            self.root_excluded.truncate(filtered);
+            self.search_lines(
+                &mut game,
+                depth,
+                lines_wanted,
+                previous_score,
+                control,
+                &mut lines,
+            );
+            self.interruptible = true;
+            if lines.is_empty() {
+                break;
+            }
+            previous_score = Some(lines[0].0);
+            let multipv = lines_wanted > 1;
+            self.complete_iteration(depth, &lines, multipv, &mut result, started, on_info);
+            self.poll_ponderhit(control);
+            if self.stopped || self.enough_after(depth, &result, limits, control) {
+                break;
+            }
+        }
+        self.root_excluded.clear();
+        self.counts.publish(self.index, self.nodes);
+        result.nodes = self.total_nodes();
+        debug_assert!(result.best.is_some_and(|mv| root_moves.contains(&mv)));
+        result
+    }
+
+    /// Sets the worker up for a new search of `root`, started at `started`: the clock, the
+    /// limits, the counts, the root's side and the evaluation's states.
+    fn begin(&mut self, root: &G, request: &SearchRequest<'_, G::Move>, started: Instant) {
+        let limits = &request.limits;
+        self.deadlines = limits.deadlines();
+        self.clock_start = limits.since.unwrap_or(started);
+        self.search_start = started;
+        self.pondering = request.control.pondering.load(AtomicOrdering::Relaxed);
+        self.hard_deadline = match self.pondering {
+            true => None,
+            false => self.deadlines.hard.map(|d| self.clock_start + d),
+        };
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.nodes = 0;
+        self.others_nodes = 0;
+        self.next_poll = 0;
+        // A helper may be told to stop at any time: the main worker's answer never waits
+        // for it.
+        self.interruptible = self.is_helper();
+        self.stopped = false;
+        self.seldepth = 0;
+        self.ordering.new_search();
+        self.root_side = root.side_to_move();
+        self.root_draw = -request.options.contempt;
+        self.eval_states.clear();
+        self.eval_states
+            .resize(MAX_PLY + 1, root.state(&self.evaluator));
+    }
+
+    /// The root's legal moves that the search considers: those in `only` (`searchmoves`)
+    /// where any of them is legal, the others left out of every iteration; else all.
+    fn root_moves(&mut self, game: &mut G, only: &[G::Move]) -> Vec<G::Move> {
+        let mut root_moves = Vec::new();
+        game.generate_moves(&mut root_moves);
+        self.root_excluded.clear();
+        if root_moves.iter().any(|mv| only.contains(mv)) {
+            self.root_excluded
+                .extend(root_moves.iter().filter(|mv| !only.contains(mv)));
+            root_moves.retain(|mv| only.contains(mv));
+        }
+        root_moves
+    }
+
+    /// The score of a root with nothing to choose: the finished game's, or the position
+    /// after its only move, by the static evaluation (or the game's end it reaches).
+    fn score_without_choice(&self, game: &mut G, only: Option<G::Move>) -> i32 {
+        match only {
+            None => {
+                let outcome = game.outcome().expect("no move: game over");
+                self.outcome_score(game, outcome, 0)
+            }
+            Some(only) => {
+                let undo = game.make_move(only);
+                let score = match game.outcome() {
+                    Some(outcome) => -self.outcome_score(game, outcome, 1),
+                    None => -game.evaluate_by(&self.evaluator),
+                };
+                game.unmake_move(only, undo);
+                score
+            }
+        }
+    }
+
+    /// One iteration: a search of the root per line, each finding the best of the moves
+    /// the lines before it did not take, into `lines`, best first. Fewer lines (none) when
+    /// the search was stopped: an unfinished search of the root is not trusted.
+    fn search_lines(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+        lines_wanted: usize,
+        previous_score: Option<i32>,
+        control: Control<'_, G::Move>,
+        lines: &mut Vec<(i32, Vec<G::Move>)>,
+    ) {
+        self.seldepth = 0;
+        lines.clear();
+        for _ in 0..lines_wanted {
+            let score = match previous_score {
+                Some(previous) if lines_wanted == 1 => {
+                    self.aspiration_search(game, depth as i32, previous, control)
+                }
+                _ => self.negamax(game, depth as i32, -INFINITY, INFINITY, 0, control),
+            };
+            if self.stopped {
+                break;
+            }
+            let Some(&first) = self.pv[0].first() else {
+                break;
+            };
+            lines.push((score, self.pv[0].clone()));
+            self.root_excluded.push(first);
+        }
+        // A later line may score above an earlier one (its search saw more): best first.
+        lines.sort_by_key(|line| std::cmp::Reverse(line.0));
+    }
+
+    /// Takes a completed iteration's best line as the result and reports every line,
+    /// numbered where several were asked for.
+    fn complete_iteration(
+        &self,
+        depth: u32,
+        lines: &[(i32, Vec<G::Move>)],
+        multipv: bool,
+        result: &mut SearchResult<G::Move>,
+        started: Instant,
+        on_info: &mut dyn FnMut(&Info<G::Move>),
+    ) {
+        result.depth = depth;
+        result.score = Score::from_raw(lines[0].0);
+        result.pv.clone_from(&lines[0].1);
+        result.best = lines[0].1.first().copied().or(result.best);
+        result.nodes = self.total_nodes();
+        for (index, (score, pv)) in lines.iter().enumerate() {
+            let line = SearchResult {
+                score: Score::from_raw(*score),
+                pv: pv.clone(),
+                ..result.clone()
+            };
+            let number = multipv.then_some(index as u32 + 1);
+            on_info(&self.info(depth, &line, number, started));
+        }
+    }
+
+    /// Whether the search ends after the iteration of `depth`: past the soft deadline,
+    /// told to stop, or the result proven (a mate within the depth, or within the moves
+    /// `go mate` asked for).
+    fn enough_after(
+        &self,
+        depth: u32,
+        result: &SearchResult<G::Move>,
+        limits: &Limits,
+        control: Control<'_, G::Move>,
+    ) -> bool {
+        let past_soft = !self.pondering
+            && self
+                .deadlines
+                .soft
+                .is_some_and(|soft| self.clock_start.elapsed() >= soft);
+        let proven = match result.score {
+            Score::Mate(plies) => {
+                plies.unsigned_abs() <= depth
+                    || limits
+                        .mate
+                        .is_some_and(|moves| plies > 0 && plies.unsigned_abs().div_ceil(2) <= moves)
+            }
+            Score::Centipawns(_) => false,
+        };
+        past_soft || control.stop.load(AtomicOrdering::Relaxed) || proven
+    }
+
+    /// Searches the root in a window around the last iteration's score (an aspiration
+    /// window, in games that ask for one): most iterations score near the last, and the
+    /// narrow window cuts more. A score on or outside a bound says only that the value is
+    /// beyond it, so that side of the window is widened, twice as far each time, and the
+    /// root searched again.
+    fn aspiration_search(
+        &mut self,
+        game: &mut G,
+        depth: i32,
+        previous: i32,
+        control: Control<'_, G::Move>,
+    ) -> i32 {
+        if G::ASPIRATION_WINDOW == 0 || depth < ASPIRATION_MIN_DEPTH || previous.abs() >= DECIDED {
+            return self.negamax(game, depth, -INFINITY, INFINITY, 0, control);
+        }
+        let mut delta = G::ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = (previous - delta, previous + delta);
+        loop {
+            let score = self.negamax(game, depth, alpha, beta, 0, control);
+            if self.stopped || (score > alpha && score < beta) {
+                return score;
+            }
+            delta *= 2;
+            if score <= alpha {
+                alpha = if delta > ASPIRATION_LIMIT {
+                    -INFINITY
+                } else {
+                    score - delta
+                };
+            } else {
+                beta = if delta > ASPIRATION_LIMIT {
+                    INFINITY
+                } else {
+                    score + delta
+                };
+            }
+        }
+    }
+
+    fn is_helper(&self) -> bool {
+        self.index > 0
+    }
+
+    /// Whether this worker leaves out the iteration of `depth`: helpers each skip their own
+    /// pattern of depths, so that the team searches several depths at once and the table
+    /// fills from all of them. Helper h (from 1) is in group k of 2k helpers (helpers 1-2,
+    /// 3-6, 7-12, ...), which search in runs of k depths and skip the next k, each helper of
+    /// the group shifted by its place in it.
+    fn skips(&self, depth: u32) -> bool {
+        if !self.is_helper() {
+            return false;
+        }
+        let mut place = self.index - 1;
+        let mut group = 1;
+        while place >= 2 * group {
+            place -= 2 * group;
+            group += 1;
+        }
+        (depth as usize + place) / group % 2 == 1
+    }
+
+    /// The nodes of the whole team: this worker's exactly, the others' as last published.
+    fn total_nodes(&self) -> u64 {
+        self.nodes + self.counts.others(self.index)
+    }
+
+    fn info(
+        &self,
+        depth: u32,
+        result: &SearchResult<G::Move>,
+        multipv: Option<u32>,
+        started: Instant,
+    ) -> Info<G::Move> {
+        Info::report(
+            result,
+            depth,
+            self.seldepth as u32,
+            Effort {
+                nodes: self.total_nodes(),
+                hashfull: self.tt.hashfull(),
+                tbhits: self.oracle.as_ref().map(|_| self.counts.oracle_hits()),
+            },
+            started,
+            multipv,
+        )
+    }
+
+    /// Counts a node; every `POLL_INTERVAL` nodes, looks at the stop flag, the ponder flag
+    /// and the clock.
+    #[inline]
+    fn visit_node(&mut self, control: Control<'_, G::Move>) {
+        self.nodes += 1;
+        if self.nodes >= self.next_poll && self.interruptible {
+            self.next_poll = self.nodes + POLL_INTERVAL;
+            self.counts.publish(self.index, self.nodes);
+            self.others_nodes = self.counts.others(self.index);
+            self.poll_ponderhit(control);
+            self.stopped |= control.stop.load(AtomicOrdering::Relaxed)
+                || self.hard_deadline.is_some_and(|d| Instant::now() >= d);
+        }
+    }
+
+    /// Tells `control` which root move the main worker starts on, once the search has run
+    /// long enough for a GUI to want to know.
+    fn report_root_move(
+        &self,
+        control: Control<'_, G::Move>,
+        depth: i32,
+        mv: G::Move,
+        number: usize,
+    ) {
+        if let Some(reports) = control.root_moves
+            && !self.is_helper()
+            && self.search_start.elapsed() >= reports.after
+        {
+            (reports.report)(RootMove {
+                depth: depth as u32,
+                mv,
+                number,
+            });
+        }
+    }
+
+    /// After a `ponderhit`, the clock starts: the deadlines count from now.
+    fn poll_ponderhit(&mut self, control: Control<'_, G::Move>) {
+        if self.pondering && !control.pondering.load(AtomicOrdering::Relaxed) {
+            self.pondering = false;
+            self.clock_start = Instant::now();
+            self.hard_deadline = self.deadlines.hard.map(|d| self.clock_start + d);
+        }
+    }
+}
