@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use ternion::core::{Outcome, Player, Wdl};
-use ternion::eval::{Evaluate, Evaluator, FeatureSink};
+use ternion::eval::{Evaluate, FeatureSink};
 use ternion::rules::Rules;
 use ternion::search::score::ORACLE_WIN;
 use ternion::search::{Exact, Limits, Oracle, Score, Searchable, Searcher};
@@ -76,10 +76,6 @@ impl Rules for Graph {
 
 impl Evaluate for Graph {
     type State = ();
-
-    fn state(&self, _: &Evaluator) {}
-
-    fn update(&self, _: &Evaluator, _: &(), _: (), _: &mut ()) {}
 
     fn feature_count() -> usize {
         0

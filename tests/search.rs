@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use common::position;
 use ternion::core::{Outcome, Player};
-use ternion::eval::{Evaluate, Evaluator, FeatureSink};
+use ternion::eval::{Evaluate, FeatureSink};
 use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::lerontenin::Lerontenin;
 use ternion::games::lielow::{Lielow8, Lielow9};
@@ -107,10 +107,6 @@ impl Rules for Tree {
 /// ordering.
 impl Evaluate for Tree {
     type State = ();
-
-    fn state(&self, _: &Evaluator) {}
-
-    fn update(&self, _: &Evaluator, _: &(), _: (), _: &mut ()) {}
 
     fn feature_count() -> usize {
         1
@@ -258,10 +254,6 @@ impl Rules for TicTacToe {
 /// No feature: every position is even until the search sees its end.
 impl Evaluate for TicTacToe {
     type State = ();
-
-    fn state(&self, _: &Evaluator) {}
-
-    fn update(&self, _: &Evaluator, _: &(), _: (), _: &mut ()) {}
 
     fn feature_count() -> usize {
         0

@@ -20,7 +20,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::{Event, Listener, SearchFlags};
+use super::event::{Event, Listener};
+use super::flags::SearchFlags;
 use crate::search::Info;
 
 /// How long past the hard deadline a search that runs is given to answer for itself: it

@@ -8,10 +8,11 @@ use std::thread::{self, JoinHandle};
 use std::time::Instant;
 
 use super::answer::{self, Answer, Lateness};
-use super::{
-    EvalChoice, EvalTerm, Event, Listener, MovesApplied, NetworkEval, SearchFlags, SearchJob,
-    Session, TableView, panic_detail,
-};
+use super::evaluation::{EvalChoice, EvalTerm, NetworkEval};
+use super::event::{Event, Listener, panic_detail};
+use super::face::{MovesApplied, Session, TableView};
+use super::flags::SearchFlags;
+use super::job::SearchJob;
 use crate::core::{Outcome, Player, PositionError};
 use crate::eval::network::Network;
 use crate::eval::{Evaluator, feature_values};

@@ -24,12 +24,15 @@
 //! trait, its accumulator the evaluation's state.
 
 pub mod network;
+mod state;
 
 use std::sync::Arc;
 
 use self::network::{Accumulator, Network};
 use crate::core::Player;
 use crate::rules::Rules;
+
+pub use self::state::{EvalState, RecomputedAccumulator};
 
 /// What a search evaluates with: the game's hand-written terms, or a network on the game's
 /// inputs (one of [`Evaluate::INPUTS`] inputs a perspective).
@@ -63,9 +66,11 @@ pub trait FeatureSink {
 
 /// A game whose evaluation is a weighted sum of named features.
 pub trait Evaluate: Rules {
-    /// What the evaluation keeps up to date from move to move: `()` for one that works
-    /// everything out at each position.
-    type State: Clone + PartialEq + std::fmt::Debug + Send + 'static;
+    /// What the evaluation keeps up to date from move to move, and with it how the
+    /// position is evaluated: `()` for one that works everything out at each position, an
+    /// [`Accumulator`] for a network worked out afresh at each move
+    /// ([`RecomputedAccumulator`]), or a game's own.
+    type State: EvalState<Self>;
 
     /// The number of inputs of the game's network, a perspective; 0 for a game with none.
     const INPUTS: usize = 0;
@@ -81,20 +86,24 @@ pub trait Evaluate: Rules {
         None
     }
 
-    /// This position's state for `evaluator`, worked out from nothing.
-    fn state(&self, evaluator: &Evaluator) -> Self::State;
+    /// This position's state for `evaluator`, worked out from nothing (the state's own
+    /// [`EvalState::fresh`]: no game writes it here).
+    #[inline]
+    fn state(&self, evaluator: &Evaluator) -> Self::State {
+        Self::State::fresh(self, evaluator)
+    }
 
-    /// Writes into `child` the state after a move: `parent` is the state before it (both
-    /// for `evaluator`), `changes` what it changed, and `self` the position after it. Must
-    /// equal [`Evaluate::state`] of `self` (the conformance suite checks it along its
-    /// playouts).
+    /// Writes into `child` the state after a move ([`EvalState::update`]).
+    #[inline]
     fn update(
         &self,
         evaluator: &Evaluator,
         parent: &Self::State,
         changes: Self::Changes,
         child: &mut Self::State,
-    );
+    ) {
+        Self::State::update(self, evaluator, parent, changes, child)
+    }
 
     /// The number of features of this game.
     fn feature_count() -> usize;
@@ -117,12 +126,11 @@ pub trait Evaluate: Rules {
     }
 
     /// The position's value by `evaluator`, read from `state`, this position's state as the
-    /// search kept it: the search's way to evaluate. With the terms, the same value as
-    /// [`Evaluate::evaluate`]; by default the state is not needed and there is no network.
+    /// search kept it ([`EvalState::value`]): the search's way to evaluate. With the
+    /// terms, the same value as [`Evaluate::evaluate`].
     #[inline]
     fn evaluate_with(&self, evaluator: &Evaluator, state: &Self::State) -> i32 {
-        let _ = (evaluator, state);
-        self.evaluate()
+        Self::State::value(self, evaluator, state)
     }
 
     /// The position's value by `evaluator`, its state worked out afresh: for a position

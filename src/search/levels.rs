@@ -12,7 +12,7 @@
 //! Each game's table of levels 0 to 19 is the game's (beside `Playable` in `games/`); the
 //! mover ([`super::mover`]) plays the level `go` asks for.
 
-use super::Limits;
+use super::limits::Limits;
 use super::score::{MATE, Score};
 
 /// The full engine's level: levels 0 to 19 are weakened, 20 is the search unchanged.

@@ -23,6 +23,9 @@
 
 use std::time::{Duration, Instant};
 
+/// The deepest the search goes (quiescence included).
+pub const MAX_PLY: usize = 128;
+
 /// The remaining time of the side to move, with its increment and the moves left until the
 /// next time control (if any).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -29,7 +29,7 @@ mod threads;
 pub mod tt;
 mod worker;
 
-pub use self::limits::{Clock, Deadlines, Limits};
+pub use self::limits::{Clock, Deadlines, Limits, MAX_PLY};
 pub use self::oracle::{Exact, ExactMove, Oracle};
 pub use self::report::{Info, SearchResult};
 pub use self::request::{Control, RootMove, RootOptions, RootReports, SearchRequest};
@@ -37,6 +37,3 @@ pub use self::score::Score;
 pub use self::searchable::Searchable;
 pub use self::threads::{MAX_THREADS, Searcher, max_threads};
 pub use self::worker::POLL_INTERVAL;
-
-/// The deepest the search goes (quiescence included).
-pub const MAX_PLY: usize = 128;

@@ -12,7 +12,11 @@ use std::str::FromStr;
 
 use super::baseline;
 use super::levels::{Level, Levels, MAX_LEVEL};
-use super::{Info, Score, SearchRequest, Searchable, Searcher};
+use super::report::Info;
+use super::request::SearchRequest;
+use super::score::Score;
+use super::searchable::Searchable;
+use super::threads::Searcher;
 
 /// How the engine picks its move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use std::hash::Hash;
 
 use super::move_hash::move_hash;
 
-use super::MAX_PLY;
+use super::limits::MAX_PLY;
 use super::searchable::Searchable;
 
 const TABLE_MOVE: i32 = 1 << 30;

@@ -18,11 +18,11 @@ use std::time::Instant;
 use super::counts::NodeCounts;
 use super::limits::Limits;
 use super::oracle::Oracle;
-use super::report::Effort;
+use super::report::{Effort, Info, SearchResult};
+use super::request::{Control, RootOptions, SearchRequest};
 use super::searchable::Searchable;
 use super::tt::TranspositionTable;
 use super::worker::Worker;
-use super::{Control, Info, RootOptions, SearchRequest, SearchResult};
 use crate::eval::Evaluator;
 
 /// The most search threads a searcher runs: twice the cores of this machine (at least 1),

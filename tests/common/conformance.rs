@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use ternion::core::MoveError;
-use ternion::eval::{Evaluator, feature_values};
+use ternion::eval::{Evaluator, feature_values, fresh_accumulator, network_or_terms};
 use ternion::games::Playable;
 use ternion::rules::Rules;
 use ternion::search::Searchable;
@@ -40,6 +40,9 @@ use ternion::tune::train::model::Params;
 /// Returns the number of positions checked. Failures name the seed and ply.
 pub fn check_random_playouts<G: Playable>(seed: u64, playouts: u64, max_plies: usize) -> u64 {
     let mut checked = 0;
+    // Positions where the network's value is not the terms': a check that the network is
+    // played at all.
+    let mut network_differs = 0;
     let mut moves = Vec::new();
     for game_seed in seed..seed + playouts {
         let mut rng = fastrand::Rng::with_seed(game_seed);
@@ -65,15 +68,23 @@ pub fn check_random_playouts<G: Playable>(seed: u64, playouts: u64, max_plies: u
                 if game.outcome().is_some() {
                     continue;
                 }
+                // The network's own value, from an accumulator worked out from nothing: a
+                // game whose state forgot its network fails here.
                 let fresh = match evaluator {
                     Evaluator::Terms => game.evaluate(),
-                    Evaluator::Network(_) => game.evaluate_by(evaluator),
+                    Evaluator::Network(network) => network_or_terms(
+                        evaluator,
+                        &fresh_accumulator(&game, network),
+                        game.side_to_move(),
+                        || game.evaluate(),
+                    ),
                 };
                 assert_eq!(
                     game.evaluate_with(evaluator, state),
                     fresh,
                     "{at}: evaluation from the kept state ({by})"
                 );
+                network_differs += usize::from(by == "network" && fresh != game.evaluate());
             }
             checked += 1;
             if moves.is_empty() {
@@ -93,6 +104,11 @@ pub fn check_random_playouts<G: Playable>(seed: u64, playouts: u64, max_plies: u
             }
         }
     }
+    assert!(
+        G::INPUTS == 0 || network_differs > 0,
+        "{}: a network's value is the terms' everywhere",
+        G::VARIANT
+    );
     checked
 }
 

@@ -29,7 +29,7 @@ use super::weights::WEIGHTS;
 use super::{EgaraGuti, EgaraMove};
 use crate::core::{BitSet, Player};
 use crate::eval::network::Accumulator;
-use crate::eval::{Evaluate, Evaluator, FeatureSink, accumulator_for, network_or_terms};
+use crate::eval::{Evaluate, FeatureSink};
 
 const MEN: usize = 0;
 const STEPS: usize = 1;
@@ -89,24 +89,6 @@ impl Evaluate for EgaraGuti {
 
     fn inputs(&self, perspective: Player, on: impl FnMut(usize)) {
         self.network_inputs(perspective, on);
-    }
-
-    fn state(&self, evaluator: &Evaluator) -> Accumulator {
-        accumulator_for(self, evaluator)
-    }
-
-    #[inline]
-    fn update(&self, evaluator: &Evaluator, _: &Accumulator, _: (), child: &mut Accumulator) {
-        if let Some(network) = evaluator.network() {
-            self.refresh_accumulator(network, child);
-        }
-    }
-
-    /// The network's output from the accumulator the search kept (added to the terms for
-    /// a network trained on what they miss), or the terms.
-    #[inline]
-    fn evaluate_with(&self, evaluator: &Evaluator, state: &Accumulator) -> i32 {
-        network_or_terms(evaluator, state, self.side, || self.evaluate())
     }
 
     fn feature_count() -> usize {

@@ -17,6 +17,7 @@
 use super::board::POINTS;
 use super::{EgaraGuti, QUIET_PLY_LIMIT};
 use crate::core::Player;
+use crate::eval::RecomputedAccumulator;
 use crate::eval::network::{Accumulator, Network};
 
 /// Where the counter's inputs start, after own men and the other side's on each point.
@@ -40,10 +41,11 @@ impl EgaraGuti {
         }
         on(COUNTER + self.quiet_plies().min(QUIET_PLY_LIMIT - 1) as usize);
     }
+}
 
-    /// Makes `accumulator` this position's for `network` (it must be the network's).
+impl RecomputedAccumulator for EgaraGuti {
     #[inline]
-    pub fn refresh_accumulator(&self, network: &Network, accumulator: &mut Accumulator) {
+    fn refresh_accumulator(&self, network: &Network, accumulator: &mut Accumulator) {
         for perspective in Player::BOTH {
             let mut inputs = [0usize; MOST_ON];
             let mut count = 0;

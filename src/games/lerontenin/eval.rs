@@ -41,7 +41,7 @@ use super::weights::WEIGHTS;
 use super::{Lerontenin, LeronteninMove};
 use crate::core::Player;
 use crate::eval::network::{Accumulator, Network, file};
-use crate::eval::{Evaluate, Evaluator, FeatureSink, accumulator_for, network_or_terms};
+use crate::eval::{Evaluate, FeatureSink};
 
 const PARTS: usize = 0;
 const TURNS: usize = 1;
@@ -88,24 +88,6 @@ impl Evaluate for Lerontenin {
         Some(Arc::clone(NETWORK.get_or_init(|| {
             file::built_in(include_bytes!("lerontenin.nnue"), "lerontenin")
         })))
-    }
-
-    fn state(&self, evaluator: &Evaluator) -> Accumulator {
-        accumulator_for(self, evaluator)
-    }
-
-    #[inline]
-    fn update(&self, evaluator: &Evaluator, _: &Accumulator, _: (), child: &mut Accumulator) {
-        if let Some(network) = evaluator.network() {
-            self.refresh_accumulator(network, child);
-        }
-    }
-
-    /// The network's output from the accumulator the search kept (added to the terms for
-    /// a network trained on what they miss), or the terms.
-    #[inline]
-    fn evaluate_with(&self, evaluator: &Evaluator, state: &Accumulator) -> i32 {
-        network_or_terms(evaluator, state, self.core.side, || self.evaluate())
     }
 
     fn feature_count() -> usize {

@@ -25,6 +25,7 @@
 use super::Lerontenin;
 use super::army::{END, MAX_PIECES};
 use crate::core::Player;
+use crate::eval::RecomputedAccumulator;
 use crate::eval::network::{Accumulator, Network};
 
 /// A piece's kinds: the SINGLE (0), whose step varies, then each fixed power 1 to 7.
@@ -60,26 +61,6 @@ impl Lerontenin {
         });
     }
 
-    /// Makes `accumulator` this position's for `network` (it must be the network's), in
-    /// one walk of the pieces for both perspectives.
-    #[inline]
-    pub fn refresh_accumulator(&self, network: &Network, accumulator: &mut Accumulator) {
-        let mut inputs = [[0usize; MOST_ON]; 2];
-        let mut count = 0;
-        self.each_input(|first, second| {
-            inputs[0][count] = first;
-            inputs[1][count] = second;
-            count += 1;
-        });
-        for perspective in Player::BOTH {
-            network.refresh(
-                accumulator,
-                perspective,
-                &inputs[perspective.index()][..count],
-            );
-        }
-    }
-
     /// Calls `on(first, second)` with each input on in this position, as the first player
     /// and as the second see it: the same input with its own and other blocks swapped.
     #[inline(always)]
@@ -109,6 +90,28 @@ impl Lerontenin {
             on_in(SINGLE_STEP, STEPS, usize::from(army.single_power()) - 1);
             let descent = usize::from(self.descent(owner)).min(DESCENTS - 1);
             on_in(DESCENT, DESCENTS, descent);
+        }
+    }
+}
+
+impl RecomputedAccumulator for Lerontenin {
+    /// Makes `accumulator` this position's for `network` (it must be the network's), in
+    /// one walk of the pieces for both perspectives.
+    #[inline]
+    fn refresh_accumulator(&self, network: &Network, accumulator: &mut Accumulator) {
+        let mut inputs = [[0usize; MOST_ON]; 2];
+        let mut count = 0;
+        self.each_input(|first, second| {
+            inputs[0][count] = first;
+            inputs[1][count] = second;
+            count += 1;
+        });
+        for perspective in Player::BOTH {
+            network.refresh(
+                accumulator,
+                perspective,
+                &inputs[perspective.index()][..count],
+            );
         }
     }
 }

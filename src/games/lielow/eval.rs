@@ -39,7 +39,7 @@ use super::weights::BoardWeights;
 use super::{Lielow, LielowChanges, LielowMove, StackOn};
 use crate::core::{BitSet, Player};
 use crate::eval::network::{Accumulator, Network};
-use crate::eval::{Evaluate, Evaluator, FeatureSink, accumulator_for, network_or_terms};
+use crate::eval::{EvalState, Evaluate, Evaluator, FeatureSink, accumulator_for, network_or_terms};
 
 /// Each player's sum of its stacks' weights (height and square), by [`Player::index`].
 pub type StackValues = [i32; 2];
@@ -170,60 +170,6 @@ impl<G: Geometry + BoardWeights> Evaluate for Lielow<G> {
         G::shipped_network()
     }
 
-    fn state(&self, evaluator: &Evaluator) -> LielowState {
-        let mut stacks = [0; 2];
-        for player in Player::BOTH {
-            for square in self.stacks[player.index()].squares() {
-                stacks[player.index()] +=
-                    Self::stack_value(player, self.height[square], square as u8);
-            }
-        }
-        let accumulator = accumulator_for(self, evaluator);
-        LielowState {
-            stacks,
-            accumulator,
-        }
-    }
-
-    #[inline]
-    fn update(
-        &self,
-        evaluator: &Evaluator,
-        parent: &LielowState,
-        changes: LielowChanges,
-        child: &mut LielowState,
-    ) {
-        let value = |stack: StackOn| Self::stack_value(stack.player, stack.height, stack.square);
-        let stacks = &mut child.stacks;
-        *stacks = parent.stacks;
-        stacks[changes.left.player.index()] -= value(changes.left);
-        if let Some(captured) = changes.captured {
-            stacks[captured.player.index()] -= value(captured);
-        }
-        if let Some(entered) = changes.entered {
-            stacks[entered.player.index()] += value(entered);
-        }
-        if let Some(network) = evaluator.network() {
-            // A move turns a handful of inputs on and off (a stack and a king at most on,
-            // two stacks and a king off, a perspective): never worth a recompute.
-            for perspective in Player::BOTH {
-                let (mut on, mut off) = ([0usize; 4], [0usize; 4]);
-                let (mut ons, mut offs) = (0, 0);
-                self.changed_inputs(&changes, perspective, |input, turned_on| match turned_on {
-                    true => (on[ons], ons) = (input, ons + 1),
-                    false => (off[offs], offs) = (input, offs + 1),
-                });
-                network.apply(
-                    &parent.accumulator,
-                    &mut child.accumulator,
-                    perspective,
-                    &on[..ons],
-                    &off[..offs],
-                );
-            }
-        }
-    }
-
     fn feature_count() -> usize {
         Self::LAYOUT.count()
     }
@@ -267,13 +213,72 @@ impl<G: Geometry + BoardWeights> Evaluate for Lielow<G> {
     fn evaluate(&self) -> i32 {
         self.terms(&self.state(&Evaluator::Terms).stacks)
     }
+}
+
+/// The stacks' piece-square sums (updated from a move's changes) and the network's
+/// accumulator (updated from the handful of inputs a move turns on and off).
+impl<G: Geometry + BoardWeights> EvalState<Lielow<G>> for LielowState {
+    fn fresh(game: &Lielow<G>, evaluator: &Evaluator) -> LielowState {
+        let mut stacks = [0; 2];
+        for player in Player::BOTH {
+            for square in game.stacks[player.index()].squares() {
+                stacks[player.index()] +=
+                    Lielow::<G>::stack_value(player, game.height[square], square as u8);
+            }
+        }
+        let accumulator = accumulator_for(game, evaluator);
+        LielowState {
+            stacks,
+            accumulator,
+        }
+    }
+
+    #[inline]
+    fn update(
+        game: &Lielow<G>,
+        evaluator: &Evaluator,
+        parent: &LielowState,
+        changes: LielowChanges,
+        child: &mut LielowState,
+    ) {
+        let value =
+            |stack: StackOn| Lielow::<G>::stack_value(stack.player, stack.height, stack.square);
+        let stacks = &mut child.stacks;
+        *stacks = parent.stacks;
+        stacks[changes.left.player.index()] -= value(changes.left);
+        if let Some(captured) = changes.captured {
+            stacks[captured.player.index()] -= value(captured);
+        }
+        if let Some(entered) = changes.entered {
+            stacks[entered.player.index()] += value(entered);
+        }
+        if let Some(network) = evaluator.network() {
+            // A move turns a handful of inputs on and off (a stack and a king at most on,
+            // two stacks and a king off, a perspective): never worth a recompute.
+            for perspective in Player::BOTH {
+                let (mut on, mut off) = ([0usize; 4], [0usize; 4]);
+                let (mut ons, mut offs) = (0, 0);
+                game.changed_inputs(&changes, perspective, |input, turned_on| match turned_on {
+                    true => (on[ons], ons) = (input, ons + 1),
+                    false => (off[offs], offs) = (input, offs + 1),
+                });
+                network.apply(
+                    &parent.accumulator,
+                    &mut child.accumulator,
+                    perspective,
+                    &on[..ons],
+                    &off[..offs],
+                );
+            }
+        }
+    }
 
     /// The network's output from the accumulator the search kept (added to the terms' sum
     /// for a network trained on what they miss), or the terms' sum.
     #[inline]
-    fn evaluate_with(&self, evaluator: &Evaluator, state: &LielowState) -> i32 {
-        network_or_terms(evaluator, &state.accumulator, self.side, || {
-            self.terms(&state.stacks)
+    fn value(game: &Lielow<G>, evaluator: &Evaluator, state: &LielowState) -> i32 {
+        network_or_terms(evaluator, &state.accumulator, game.side, || {
+            game.terms(&state.stacks)
         })
     }
 }

@@ -15,9 +15,8 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering as AtomicOrdering;
 use std::time::Instant;
 
-use super::MAX_PLY;
 use super::counts::NodeCounts;
-use super::limits::{Deadlines, Limits};
+use super::limits::{Deadlines, Limits, MAX_PLY};
 use super::oracle::Oracle;
 use super::ordering::MoveOrdering;
 use super::report::{Effort, Info, SearchResult};

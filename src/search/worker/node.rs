@@ -2,7 +2,7 @@
 //! pruning, principal-variation search with late move reductions, and quiescence.
 
 use super::Worker;
-use crate::search::MAX_PLY;
+use crate::search::limits::MAX_PLY;
 use crate::search::ordering;
 use crate::search::request::Control;
 use crate::search::score::{DECIDED, INFINITY, from_tt, to_tt};
