@@ -79,12 +79,14 @@ impl Write for Replayed {
     }
 }
 
+/// The WebSocket of a connection.
+type Socket = tungstenite::WebSocket<Replayed>;
+
 /// Completes the WebSocket handshake on `stream` and serves the protocol on it, with a
 /// daemon set up as `setup` says, until the client leaves, sends `quit`, or sends nothing
 /// for `setup.idle`. A handshake the WebSocket library refuses gives the stream back, to
 /// be answered.
 pub fn run(stream: Replayed, setup: &PageSetup) -> Result<(), TcpStream> {
-    let idle = setup.idle;
     let config = WebSocketConfig::default()
         .max_message_size(Some(MAX_MESSAGE))
         .max_frame_size(Some(MAX_MESSAGE))
@@ -104,54 +106,66 @@ pub fn run(stream: Replayed, setup: &PageSetup) -> Result<(), TcpStream> {
     {
         return Ok(());
     }
-    // The replies not yet written, in bytes, and whether the client fell too far behind.
-    let queued = Arc::new(AtomicUsize::new(0));
-    let behind = Arc::new(AtomicBool::new(false));
-    let (said, to_send) = mpsc::channel::<String>();
-    let sink: Sink = {
-        let (queued, behind) = (Arc::clone(&queued), Arc::clone(&behind));
-        Arc::new(move |line: String| {
-            let size = line.len();
-            if queued.fetch_add(size, Ordering::SeqCst) + size > QUEUE_BYTES {
-                queued.fetch_sub(size, Ordering::SeqCst);
-                behind.store(true, Ordering::SeqCst);
-            } else if said.send(line).is_err() {
-                queued.fetch_sub(size, Ordering::SeqCst);
-            }
-        })
-    };
+    let (sink, outbox) = Outbox::new();
     let mut daemon = Daemon::new(Variant::Lielow, sink)
         .with_caps(PAGE_CAPS)
         .with_tables(setup.tables.clone());
-    let mut last_message = Instant::now();
-    'session: loop {
-        let mut wrote = false;
-        while let Ok(line) = to_send.try_recv() {
-            queued.fetch_sub(line.len(), Ordering::SeqCst);
-            if socket.write(Message::text(line)).is_err() {
-                break 'session;
-            }
-            wrote = true;
+    let ending = serve(&mut socket, &mut daemon, &outbox, setup.idle);
+    daemon.stop_for_exit();
+    match ending {
+        Ending::Idle => {
+            let seconds = setup.idle.as_secs();
+            log::info!("gui: a client sent nothing for {seconds} s: closed");
+            close(&mut socket, CloseCode::Away, "idle".into());
         }
-        if behind.load(Ordering::SeqCst) {
-            break;
+        Ending::Behind => {
+            log::info!("gui: a client fell {QUEUE_BYTES} bytes behind: closed");
+            close(
+                &mut socket,
+                CloseCode::Policy,
+                "too far behind in reading".into(),
+            );
+        }
+        // Too big a message: closed with the code that says so (1009).
+        Ending::TooBig(reason) => close(&mut socket, CloseCode::Size, reason),
+        Ending::Gone => {
+            // What the daemon said last (a `bestmove` after a stop) still goes out.
+            let _ = outbox.write_all(&mut socket);
+            let _ = socket.close(None);
+            let _ = socket.flush();
+        }
+    }
+    Ok(())
+}
+
+/// Why a connection ended.
+enum Ending {
+    /// The client left, sent `quit`, or the socket failed.
+    Gone,
+    /// The client sent nothing for the idle time.
+    Idle,
+    /// The client fell more than [`QUEUE_BYTES`] behind in reading.
+    Behind,
+    /// The client sent a message over [`MAX_MESSAGE`]: the library's reason.
+    TooBig(String),
+}
+
+/// Relays between the client and the daemon until the connection ends: what the daemon
+/// said goes out, each line the client sends goes in.
+fn serve(socket: &mut Socket, daemon: &mut Daemon, outbox: &Outbox, idle: Duration) -> Ending {
+    let mut last_message = Instant::now();
+    loop {
+        let Ok(wrote) = outbox.write_all(socket) else {
+            return Ending::Gone;
+        };
+        if outbox.behind() {
+            return Ending::Behind;
         }
         if last_message.elapsed() >= idle {
-            log::info!(
-                "gui: a client sent nothing for {} s: closed",
-                idle.as_secs()
-            );
-            let frame = CloseFrame {
-                code: CloseCode::Away,
-                reason: "idle".into(),
-            };
-            daemon.stop_for_exit();
-            let _ = socket.close(Some(frame));
-            let _ = socket.flush();
-            return Ok(());
+            return Ending::Idle;
         }
         if wrote && socket.flush().is_err() {
-            break;
+            return Ending::Gone;
         }
         let read = socket.read();
         if matches!(
@@ -165,47 +179,83 @@ pub fn run(stream: Replayed, setup: &PageSetup) -> Result<(), TcpStream> {
                 for line in text.lines() {
                     if line.len() > MAX_LINE {
                         daemon.line_too_long(MAX_LINE);
-                    } else if !daemon.handle(line) || behind.load(Ordering::SeqCst) {
-                        break 'session;
+                    } else if !daemon.handle(line) || outbox.behind() {
+                        return match outbox.behind() {
+                            true => Ending::Behind,
+                            false => Ending::Gone,
+                        };
                     }
                 }
             }
-            Ok(Message::Close(_)) => break,
-            Err(Error::Capacity(error)) => {
-                // Too big a message: closed with the code that says so (1009).
-                let frame = CloseFrame {
-                    code: CloseCode::Size,
-                    reason: format!("{error}").into(),
-                };
-                let _ = socket.close(Some(frame));
-                let _ = socket.flush();
-                break;
-            }
+            Ok(Message::Close(_)) => return Ending::Gone,
+            Err(Error::Capacity(error)) => return Ending::TooBig(format!("{error}")),
             // Pings are answered by the socket itself; binary messages mean nothing here.
             Ok(_) => {}
             Err(Error::Io(error))
                 if matches!(error.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
-            Err(_) => break,
+            Err(_) => return Ending::Gone,
         }
     }
-    daemon.stop_for_exit();
-    if behind.load(Ordering::SeqCst) {
-        log::info!("gui: a client fell {QUEUE_BYTES} bytes behind: closed");
-        let frame = CloseFrame {
-            code: CloseCode::Policy,
-            reason: "too far behind in reading".into(),
-        };
-        let _ = socket.close(Some(frame));
-        let _ = socket.flush();
-        return Ok(());
-    }
-    // What the daemon said last (a `bestmove` after a stop) still goes out.
-    while let Ok(line) = to_send.try_recv() {
-        if socket.write(Message::text(line)).is_err() {
-            break;
-        }
-    }
-    let _ = socket.close(None);
+}
+
+/// Closes the connection with `code` and `reason`, as far as the client still reads.
+fn close(socket: &mut Socket, code: CloseCode, reason: String) {
+    let frame = CloseFrame {
+        code,
+        reason: reason.into(),
+    };
+    let _ = socket.close(Some(frame));
     let _ = socket.flush();
-    Ok(())
+}
+
+/// The daemon's lines not yet written to the client, at most [`QUEUE_BYTES`] of them, and
+/// whether the client fell further behind.
+struct Outbox {
+    queued: Arc<AtomicUsize>,
+    behind: Arc<AtomicBool>,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Outbox {
+    /// The daemon's sink, and the outbox it fills.
+    fn new() -> (Sink, Outbox) {
+        let queued = Arc::new(AtomicUsize::new(0));
+        let behind = Arc::new(AtomicBool::new(false));
+        let (said, lines) = mpsc::channel::<String>();
+        let sink: Sink = {
+            let (queued, behind) = (Arc::clone(&queued), Arc::clone(&behind));
+            Arc::new(move |line: String| {
+                let size = line.len();
+                if queued.fetch_add(size, Ordering::SeqCst) + size > QUEUE_BYTES {
+                    queued.fetch_sub(size, Ordering::SeqCst);
+                    behind.store(true, Ordering::SeqCst);
+                } else if said.send(line).is_err() {
+                    queued.fetch_sub(size, Ordering::SeqCst);
+                }
+            })
+        };
+        let outbox = Outbox {
+            queued,
+            behind,
+            lines,
+        };
+        (sink, outbox)
+    }
+
+    /// Whether the client fell more than [`QUEUE_BYTES`] behind.
+    fn behind(&self) -> bool {
+        self.behind.load(Ordering::SeqCst)
+    }
+
+    /// Writes every line waiting, a message each; whether any was written, or `Err` when
+    /// the socket failed.
+    fn write_all(&self, socket: &mut Socket) -> Result<bool, ()> {
+        let mut wrote = false;
+        while let Ok(line) = self.lines.try_recv() {
+            self.queued.fetch_sub(line.len(), Ordering::SeqCst);
+            socket.write(Message::text(line)).map_err(|_| ())?;
+            wrote = true;
+        }
+        Ok(wrote)
+    }
 }

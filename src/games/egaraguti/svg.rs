@@ -25,6 +25,17 @@ fn place(point: usize) -> (f64, f64) {
     (MARGIN + x * UNIT, MARGIN + (8.0 - y) * UNIT)
 }
 
+/// The `points` attribute of a polyline through `points`.
+fn polyline_through(points: impl Iterator<Item = usize>) -> String {
+    let points: Vec<String> = points
+        .map(|p| {
+            let (x, y) = place(p);
+            format!("{x},{y}")
+        })
+        .collect();
+    points.join(" ")
+}
+
 impl EgaraGuti {
     pub(super) fn svg_picture(&self, last: Option<EgaraMove>) -> String {
         let size = 2.0 * MARGIN + 8.0 * UNIT;
@@ -33,67 +44,13 @@ impl EgaraGuti {
             "rect",
             &[("width", &size), ("height", &size), ("fill", &"#e9dcc0")],
         );
-        svg.open(
-            "g",
-            &[
-                ("id", &"lines"),
-                ("stroke", &"#6b5a3e"),
-                ("stroke-width", &3),
-            ],
-        );
-        for line in LINES {
-            let points: Vec<String> = line
-                .iter()
-                .map(|&p| {
-                    let (x, y) = place(p as usize);
-                    format!("{x},{y}")
-                })
-                .collect();
-            svg.element(
-                "polyline",
-                &[("points", &points.join(" ")), ("fill", &"none")],
-            );
-        }
-        svg.close();
-        svg.open("g", &[("id", &"points")]);
-        for (point, name) in NAMES.iter().enumerate() {
-            let (x, y) = place(point);
-            svg.element(
-                "circle",
-                &[
-                    ("id", &format!("pt-{name}")),
-                    ("class", &"point"),
-                    ("cx", &x),
-                    ("cy", &y),
-                    ("r", &7),
-                    ("fill", &"#6b5a3e"),
-                ],
-            );
-            svg.text(
-                "text",
-                &[
-                    ("x", &(x + 17.0)),
-                    ("y", &(y + 30.0)),
-                    ("font-size", &12),
-                    ("fill", &"#6b5a3e"),
-                ],
-                name,
-            );
-        }
-        svg.close();
+        draw_board(&mut svg);
         if let Some(mv) = last {
-            let points: Vec<String> = mv
-                .points()
-                .map(|p| {
-                    let (x, y) = place(p);
-                    format!("{x},{y}")
-                })
-                .collect();
             svg.element(
                 "polyline",
                 &[
                     ("id", &"last-move"),
-                    ("points", &points.join(" ")),
+                    ("points", &polyline_through(mv.points())),
                     ("fill", &"none"),
                     ("stroke", &LAST_MOVE),
                     ("stroke-width", &8),
@@ -126,6 +83,57 @@ impl EgaraGuti {
         svg.close();
         svg.finish()
     }
+}
+
+/// The board without its men: the lines, then each point with its name.
+fn draw_board(svg: &mut Svg) {
+    svg.open(
+        "g",
+        &[
+            ("id", &"lines"),
+            ("stroke", &"#6b5a3e"),
+            ("stroke-width", &3),
+        ],
+    );
+    for line in LINES {
+        svg.element(
+            "polyline",
+            &[
+                (
+                    "points",
+                    &polyline_through(line.iter().map(|&p| p as usize)),
+                ),
+                ("fill", &"none"),
+            ],
+        );
+    }
+    svg.close();
+    svg.open("g", &[("id", &"points")]);
+    for (point, name) in NAMES.iter().enumerate() {
+        let (x, y) = place(point);
+        svg.element(
+            "circle",
+            &[
+                ("id", &format!("pt-{name}")),
+                ("class", &"point"),
+                ("cx", &x),
+                ("cy", &y),
+                ("r", &7),
+                ("fill", &"#6b5a3e"),
+            ],
+        );
+        svg.text(
+            "text",
+            &[
+                ("x", &(x + 17.0)),
+                ("y", &(y + 30.0)),
+                ("font-size", &12),
+                ("fill", &"#6b5a3e"),
+            ],
+            name,
+        );
+    }
+    svg.close();
 }
 
 impl Picture for EgaraGuti {

@@ -41,88 +41,48 @@ fn cell(square: usize) -> (f64, f64) {
     )
 }
 
-impl Lerontenin {
-    pub(super) fn svg_picture(&self) -> String {
+/// Where the parts of the picture stand, from its width and the most pieces a side has.
+struct Layout {
+    width: f64,
+    height: f64,
+    /// The top of the end area.
+    end_top: f64,
+    /// The top of the tables of the pieces, under the end area.
+    panel_top: f64,
+}
+
+impl Layout {
+    fn new(most_pieces: usize) -> Layout {
         let width = 2.0 * MARGIN + COLUMNS as f64 * CELL_W;
         let rows = TRACK.div_ceil(COLUMNS);
         let track_bottom = MARGIN + AREA_H + 10.0 + rows as f64 * CELL_H;
         let end_top = track_bottom + 10.0;
         let panel_top = end_top + AREA_H + 20.0;
+        let height = panel_top + (most_pieces + 3) as f64 * LINE_H + MARGIN;
+        Layout {
+            width,
+            height,
+            end_top,
+            panel_top,
+        }
+    }
+}
+
+impl Lerontenin {
+    pub(super) fn svg_picture(&self) -> String {
         let most_pieces = Player::BOTH
             .iter()
             .map(|&p| self.army(p).pieces().len())
             .max()
             .unwrap_or(0);
-        let height = panel_top + (most_pieces + 3) as f64 * LINE_H + MARGIN;
+        let layout = Layout::new(most_pieces);
+        let (width, height) = (layout.width, layout.height);
         let mut svg = Svg::new(width, height, "Lerontenin");
         svg.element(
             "rect",
             &[("width", &width), ("height", &height), ("fill", &"#e6e1d3")],
         );
-        // The start and end areas, then the track.
-        for (id, top, label) in [
-            ("start", MARGIN, "start (square 0)"),
-            ("end", end_top, "end (square 98): finished"),
-        ] {
-            svg.element(
-                "rect",
-                &[
-                    ("id", &id),
-                    ("class", &"square"),
-                    ("x", &MARGIN),
-                    ("y", &top),
-                    ("width", &(COLUMNS as f64 * CELL_W)),
-                    ("height", &AREA_H),
-                    ("fill", &"#d4cbb3"),
-                    ("stroke", &"#8a7f66"),
-                ],
-            );
-            svg.text(
-                "text",
-                &[
-                    ("x", &(MARGIN + 4.0)),
-                    ("y", &(top + 12.0)),
-                    ("font-size", &11),
-                    ("fill", &"#5a523f"),
-                ],
-                label,
-            );
-        }
-        svg.open("g", &[("id", &"track")]);
-        for square in 1..=TRACK {
-            let (x, y) = cell(square);
-            svg.element(
-                "rect",
-                &[
-                    ("id", &format!("sq-{square}")),
-                    ("class", &"square"),
-                    ("x", &x),
-                    ("y", &y),
-                    ("width", &CELL_W),
-                    ("height", &CELL_H),
-                    (
-                        "fill",
-                        &if square % 10 == 0 {
-                            "#efe7d2"
-                        } else {
-                            "#f7f2e4"
-                        },
-                    ),
-                    ("stroke", &"#8a7f66"),
-                ],
-            );
-            svg.text(
-                "text",
-                &[
-                    ("x", &(x + 3.0)),
-                    ("y", &(y + 11.0)),
-                    ("font-size", &10),
-                    ("fill", &"#8a7f66"),
-                ],
-                &square.to_string(),
-            );
-        }
-        svg.close();
+        draw_areas_and_track(&mut svg, &layout);
         // The pieces: in a cell, each side's chips in turn, two to a row.
         svg.open("g", &[("id", &"pieces")]);
         let mut in_cell = vec![0usize; END as usize + 1];
@@ -133,7 +93,7 @@ impl Lerontenin {
             for piece in army.pieces() {
                 let square = piece.square as usize;
                 let (x, y) = if square == 0 || square == END as usize {
-                    let top = if square == 0 { MARGIN } else { end_top };
+                    let top = if square == 0 { MARGIN } else { layout.end_top };
                     let place = in_area;
                     in_area += 1;
                     (
@@ -154,50 +114,119 @@ impl Lerontenin {
             }
         }
         svg.close();
-        // Each side's pieces in a table.
         for player in Player::BOTH {
-            let side = player.index();
-            let army = self.army(player);
-            let x = MARGIN + side as f64 * width / 2.0;
-            let to_move = if self.core.side == player {
-                ", to move"
-            } else {
-                ""
-            };
-            let mut y = panel_top;
-            let line = |svg: &mut Svg, y: f64, text: &str, bold: bool| {
-                svg.text(
-                    "text",
-                    &[
-                        ("x", &x),
-                        ("y", &y),
-                        ("font-size", &12),
-                        ("font-family", &"monospace"),
-                        ("xml:space", &"preserve"),
-                        ("font-weight", &if bold { "bold" } else { "normal" }),
-                    ],
-                    text,
-                );
-            };
-            line(
-                &mut svg,
-                y,
-                &format!(
-                    "{}{to_move}: square total {}",
-                    SIDE_TITLES[side],
-                    army.square_total()
-                ),
-                true,
-            );
-            y += LINE_H;
-            line(&mut svg, y, PIECE_HEADER, true);
-            for piece in army.pieces() {
-                y += LINE_H;
-                line(&mut svg, y, &piece_line(army, piece), false);
-            }
+            self.draw_piece_table(&mut svg, &layout, player);
         }
         svg.finish()
     }
+
+    /// `player`'s pieces in a table under the board, the first player's on the left.
+    fn draw_piece_table(&self, svg: &mut Svg, layout: &Layout, player: Player) {
+        let side = player.index();
+        let army = self.army(player);
+        let x = MARGIN + side as f64 * layout.width / 2.0;
+        let to_move = if self.core.side == player {
+            ", to move"
+        } else {
+            ""
+        };
+        let mut y = layout.panel_top;
+        let line = |svg: &mut Svg, y: f64, text: &str, bold: bool| {
+            svg.text(
+                "text",
+                &[
+                    ("x", &x),
+                    ("y", &y),
+                    ("font-size", &12),
+                    ("font-family", &"monospace"),
+                    ("xml:space", &"preserve"),
+                    ("font-weight", &if bold { "bold" } else { "normal" }),
+                ],
+                text,
+            );
+        };
+        line(
+            svg,
+            y,
+            &format!(
+                "{}{to_move}: square total {}",
+                SIDE_TITLES[side],
+                army.square_total()
+            ),
+            true,
+        );
+        y += LINE_H;
+        line(svg, y, PIECE_HEADER, true);
+        for piece in army.pieces() {
+            y += LINE_H;
+            line(svg, y, &piece_line(army, piece), false);
+        }
+    }
+}
+
+/// The start and end areas, then the track's squares with their numbers.
+fn draw_areas_and_track(svg: &mut Svg, layout: &Layout) {
+    for (id, top, label) in [
+        ("start", MARGIN, "start (square 0)"),
+        ("end", layout.end_top, "end (square 98): finished"),
+    ] {
+        svg.element(
+            "rect",
+            &[
+                ("id", &id),
+                ("class", &"square"),
+                ("x", &MARGIN),
+                ("y", &top),
+                ("width", &(COLUMNS as f64 * CELL_W)),
+                ("height", &AREA_H),
+                ("fill", &"#d4cbb3"),
+                ("stroke", &"#8a7f66"),
+            ],
+        );
+        svg.text(
+            "text",
+            &[
+                ("x", &(MARGIN + 4.0)),
+                ("y", &(top + 12.0)),
+                ("font-size", &11),
+                ("fill", &"#5a523f"),
+            ],
+            label,
+        );
+    }
+    svg.open("g", &[("id", &"track")]);
+    for square in 1..=TRACK {
+        let (x, y) = cell(square);
+        let fill = if square % 10 == 0 {
+            "#efe7d2"
+        } else {
+            "#f7f2e4"
+        };
+        svg.element(
+            "rect",
+            &[
+                ("id", &format!("sq-{square}")),
+                ("class", &"square"),
+                ("x", &x),
+                ("y", &y),
+                ("width", &CELL_W),
+                ("height", &CELL_H),
+                ("fill", &fill),
+                ("stroke", &"#8a7f66"),
+            ],
+        );
+        svg.text(
+            "text",
+            &[
+                ("x", &(x + 3.0)),
+                ("y", &(y + 11.0)),
+                ("font-size", &10),
+                ("fill", &"#8a7f66"),
+            ],
+            &square.to_string(),
+        );
+    }
+    svg.close();
 }
 
 impl Picture for Lerontenin {

@@ -124,25 +124,7 @@ fn train_game<G: Playable>(
     sources: &[(&str, &str)],
     progress: &mut dyn FnMut(String),
 ) -> Result<TrainReport, String> {
-    if G::INPUTS == 0 {
-        return Err(format!("{} has no network inputs", config.variant));
-    }
-    if !(1..=MAX_HIDDEN).contains(&config.hidden) || !config.hidden.is_multiple_of(HIDDEN_MULTIPLE)
-    {
-        return Err(format!(
-            "hidden must be a multiple of {HIDDEN_MULTIPLE} from {HIDDEN_MULTIPLE} to {MAX_HIDDEN}"
-        ));
-    }
-    if config.layer2 > MAX_LAYER2 || (config.layer2 > 0 && config.hidden > MAX_HIDDEN_BELOW_LAYER2)
-    {
-        return Err(format!(
-            "a second layer has at most {MAX_LAYER2} units, over at most \
-             {MAX_HIDDEN_BELOW_LAYER2} hidden"
-        ));
-    }
-    if config.batch == 0 || config.epochs == 0 {
-        return Err("the batch and the epochs must be at least 1".into());
-    }
+    check_shape::<G>(config)?;
     let data = samples::read::<G>(
         sources,
         config.blend,
@@ -180,17 +162,17 @@ fn train_game<G: Playable>(
         rng.shuffle(&mut order);
         let mut total_loss = 0.0;
         for batch in order.chunks(config.batch) {
-            let losses =
-                batch_gradient(&params, &data.training, batch, factor, &mut chunks, threads);
-            total_loss += losses;
-            gradient.clear();
-            for chunk in &chunks {
-                gradient.add(chunk);
-            }
-            // The mean gradient over the batch.
-            let share = 1.0 / batch.len() as f32;
-            scale_params(&mut gradient, share);
-            adam.step(&mut params, &gradient, rate);
+            let gradient = &mut gradient;
+            total_loss += mean_gradient(
+                &params,
+                &data.training,
+                batch,
+                factor,
+                &mut chunks,
+                threads,
+                gradient,
+            );
+            adam.step(&mut params, gradient, rate);
         }
         rate *= config.decay;
         let seconds = started.elapsed().as_secs_f64();
@@ -223,22 +205,49 @@ fn train_game<G: Playable>(
     })
 }
 
-fn scale_params(params: &mut Params, factor: f32) {
-    let Params {
-        input_weights,
-        input_bias,
-        output_weights,
-        output_bias,
-        ..
-    } = params;
-    for v in input_weights
-        .iter_mut()
-        .chain(input_bias)
-        .chain(output_weights)
-    {
-        *v *= factor;
+/// Refuses a network `G` cannot have, or a training that cannot run, in one line.
+fn check_shape<G: Playable>(config: &TrainConfig) -> Result<(), String> {
+    if G::INPUTS == 0 {
+        return Err(format!("{} has no network inputs", config.variant));
     }
-    *output_bias *= factor;
+    if !(1..=MAX_HIDDEN).contains(&config.hidden) || !config.hidden.is_multiple_of(HIDDEN_MULTIPLE)
+    {
+        return Err(format!(
+            "hidden must be a multiple of {HIDDEN_MULTIPLE} from {HIDDEN_MULTIPLE} to {MAX_HIDDEN}"
+        ));
+    }
+    if config.layer2 > MAX_LAYER2 || (config.layer2 > 0 && config.hidden > MAX_HIDDEN_BELOW_LAYER2)
+    {
+        return Err(format!(
+            "a second layer has at most {MAX_LAYER2} units, over at most \
+             {MAX_HIDDEN_BELOW_LAYER2} hidden"
+        ));
+    }
+    if config.batch == 0 || config.epochs == 0 {
+        return Err("the batch and the epochs must be at least 1".into());
+    }
+    Ok(())
+}
+
+/// Writes into `gradient` the loss's gradient over the positions `batch` of `samples`,
+/// the mean of the positions' (every layer's), summed on `threads` threads in `chunks`;
+/// returns the summed loss.
+fn mean_gradient(
+    params: &Params,
+    samples: &Samples,
+    batch: &[usize],
+    factor: f32,
+    chunks: &mut [Params],
+    threads: usize,
+    gradient: &mut Params,
+) -> f64 {
+    let losses = batch_gradient(params, samples, batch, factor, chunks, threads);
+    gradient.clear();
+    for chunk in chunks.iter() {
+        gradient.add(chunk);
+    }
+    gradient.scale(1.0 / batch.len() as f32);
+    losses
 }
 
 /// Sums the loss's gradient over the positions `batch` of `samples` into `chunks` (one
@@ -323,4 +332,71 @@ fn mean_loss(params: &Params, samples: &Samples, factor: f32, threads: usize) ->
             .collect()
     });
     sums.iter().sum::<f64>() / samples.len() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::lielow::Lielow8;
+    use crate::eval::Evaluate;
+    use crate::rules::{Notation, Rules};
+
+    /// The gradient of a batch of `copies` copies of one position, with a second layer.
+    fn gradient_of_copies(copies: usize) -> Params {
+        // The first line is held out (the first block of a short file), the second trains.
+        let start = Lielow8::start().position_string();
+        let text = format!("0 {start} ; -20\n1 {start} ; 35\n");
+        let data = samples::read::<Lielow8>(&[("copies", &text)], 0.5, Some(400.0), false, 1)
+            .expect("two lines of data");
+        assert_eq!(data.training.len(), 1);
+        let mut rng = fastrand::Rng::with_seed(7);
+        let params = Params::random(Lielow8::INPUTS, 32, 8, &mut rng);
+        let zeros = || Params::zeros(Lielow8::INPUTS, 32, 8);
+        let mut chunks: Vec<Params> = (0..CHUNKS).map(|_| zeros()).collect();
+        let mut gradient = zeros();
+        let batch = vec![0; copies];
+        let factor = output_factor(400.0);
+        mean_gradient(
+            &params,
+            &data.training,
+            &batch,
+            factor,
+            &mut chunks,
+            2,
+            &mut gradient,
+        );
+        gradient
+    }
+
+    fn assert_close(one: &[f32], many: &[f32], what: &str) {
+        assert_eq!(one.len(), many.len(), "{what}");
+        for (a, b) in one.iter().zip(many) {
+            assert!(
+                (a - b).abs() <= 1e-5 * a.abs().max(1e-3),
+                "{what}: {a} against {b}"
+            );
+        }
+    }
+
+    #[test]
+    fn copies_of_one_position_take_the_step_of_one_in_every_layer() {
+        let one = gradient_of_copies(1);
+        assert!(
+            one.layer2_weights.iter().any(|&g| g != 0.0),
+            "the second layer learns from the position"
+        );
+        for copies in [2, 5, 64] {
+            let many = gradient_of_copies(copies);
+            assert_close(&one.input_weights, &many.input_weights, "input weights");
+            assert_close(&one.input_bias, &many.input_bias, "input biases");
+            assert_close(
+                &one.layer2_weights,
+                &many.layer2_weights,
+                "second layer's weights",
+            );
+            assert_close(&one.layer2_bias, &many.layer2_bias, "second layer's biases");
+            assert_close(&one.output_weights, &many.output_weights, "output weights");
+            assert_close(&[one.output_bias], &[many.output_bias], "output bias");
+        }
+    }
 }

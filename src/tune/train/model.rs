@@ -113,6 +113,11 @@ impl Params {
         self.values_mut().for_each(|v| *v = 0.0);
     }
 
+    /// Multiplies every weight and bias, of every layer, by `factor`.
+    pub fn scale(&mut self, factor: f32) {
+        self.values_mut().for_each(|v| *v *= factor);
+    }
+
     /// Adds `other` (of the same shape) to this.
     pub fn add(&mut self, other: &Params) {
         for (mine, theirs) in self.values_mut().zip(other.values()) {
