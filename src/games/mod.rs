@@ -15,9 +15,11 @@ pub mod egaraguti;
 pub mod lerontenin;
 pub mod levels;
 pub mod lielow;
+mod loaded_tables;
 mod playable;
 pub mod strength;
 mod variant;
 
-pub use playable::{LoadedTables, Playable};
+pub use loaded_tables::LoadedTables;
+pub use playable::Playable;
 pub use variant::{UnknownVariant, Variant};

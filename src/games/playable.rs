@@ -1,11 +1,10 @@
 //! A game as the engine plays it: its rules, text, pictures, evaluation and search hints,
 //! the variant it answers to, its strength levels, and the exact values it can be given.
 
-use std::path::Path;
 use std::sync::Arc;
 
-use super::egaraguti::tablebase::Tablebase;
 use super::levels;
+use super::loaded_tables::LoadedTables;
 use super::variant::Variant;
 use crate::rules::{Notation, Picture};
 use crate::search::levels::Levels;
@@ -26,27 +25,5 @@ pub trait Playable: Notation + Picture + Searchable {
     fn oracle(tables: &LoadedTables) -> Option<Arc<dyn Oracle<Self>>> {
         let _ = tables;
         None
-    }
-}
-
-/// The exact tables the engine has loaded, by game (only Egara-guti has tables).
-#[derive(Clone, Debug, Default)]
-pub struct LoadedTables {
-    pub egaraguti: Option<Arc<Tablebase>>,
-}
-
-impl LoadedTables {
-    /// Every table file of `dir`, loaded and checked (none at all is no error: see
-    /// [`LoadedTables::is_empty`]).
-    pub fn load(dir: &Path) -> Result<LoadedTables, String> {
-        let egaraguti = Tablebase::load_all(dir)?;
-        Ok(LoadedTables {
-            egaraguti: (!egaraguti.is_empty()).then(|| Arc::new(egaraguti)),
-        })
-    }
-
-    /// Whether no game has tables.
-    pub fn is_empty(&self) -> bool {
-        self.egaraguti.is_none()
     }
 }

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use super::{EgaraGuti, EgaraMove, QUIET_PLY_LIMIT};
-use crate::games::playable::{LoadedTables, Playable};
 use crate::games::variant::Variant;
+use crate::games::{LoadedTables, Playable};
 use crate::search::{Oracle, Searchable};
 
 impl Searchable for EgaraGuti {

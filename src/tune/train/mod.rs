@@ -337,8 +337,8 @@ fn mean_loss(params: &Params, samples: &Samples, factor: f32, threads: usize) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::lielow::Lielow8;
     use crate::eval::Evaluate;
+    use crate::games::lielow::Lielow8;
     use crate::rules::{Notation, Rules};
 
     /// The gradient of a batch of `copies` copies of one position, with a second layer.

@@ -14,31 +14,26 @@
 //! - [`cache`]: the capture values a compact set derived lately;
 //! - [`set`]: the set of a directory's tables ([`Tablebase`]), whole from the bottom or
 //!   refused, and what a probe of a position answers ([`Probe`]);
+//! - [`men`]: the rules on the tables' own form of a position (the men of each side):
+//!   steps, captures into the lower levels, whether a side can move;
 //! - on top, what uses a set: [`solve`] (the retrograde solver of one level), [`build`]
 //!   (the resumable build of every level up to a number of men), [`compact`] (the compact
-//!   form of a finished set), [`compare`] (two sets compared position by position),
-//!   [`probe_cost`] (what a probe costs, packed or compact), [`verify`] (an
-//!   independent check by one ply of the rules), [`mod@line`] (every legal move's value, a line
-//!   of perfect play, the audit of a game), [`label`] (self-play data relabelled with the
-//!   exact results, for the tuner), [`distill`] (positions labelled with their exact
-//!   value, a network's data, and how often an evaluation's one-ply choice keeps the
-//!   value), [`sample`] (random positions of a given value, the starts of matches) and
-//!   [`oracle`] (the tables as the search's oracle).
+//!   form of a finished set), [`verify`] (an independent check by one ply of the rules),
+//!   [`mod@line`] (every legal move's value, a line of perfect play, the audit of a game),
+//!   [`oracle`] (the tables as the search's oracle) and [`research`] (two sets compared,
+//!   the cost of a probe, data labelled by the tables, random positions of a value).
 
 pub mod build;
 pub mod cache;
 pub mod compact;
-pub mod compare;
-pub mod distill;
 pub mod file;
 pub mod index;
-pub mod label;
 pub mod line;
 pub mod material;
+pub mod men;
 pub mod oracle;
-pub mod probe_cost;
+pub mod research;
 pub mod runs;
-pub mod sample;
 pub mod set;
 pub mod solve;
 pub mod table;

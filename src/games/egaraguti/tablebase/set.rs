@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::cache::CaptureCache;
 use super::index::{INDEXER, MAX_MEN, Material, Men, wdl_by_count};
-use super::material::{self, levels_of_total, parts};
+use super::material;
 use super::table::Table;
 use crate::core::Wdl;
 use crate::games::egaraguti::{EgaraGuti, QUIET_PLY_LIMIT, can_capture, for_each_capture_chain};
@@ -184,20 +184,6 @@ impl Tablebase {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-
-    /// The most men on the board such that every level of that many men or fewer is in
-    /// the set.
-    pub fn complete_up_to(&self) -> usize {
-        (2..=2 * MAX_MEN)
-            .take_while(|&total| {
-                levels_of_total(total)
-                    .into_iter()
-                    .flat_map(parts)
-                    .all(|m| self.get(m).is_some())
-            })
-            .last()
-            .unwrap_or(0)
     }
 
     /// The value of a position for the side to move at counter 0: a side without men has

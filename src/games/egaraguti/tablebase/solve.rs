@@ -35,11 +35,11 @@ use std::time::Instant;
 use super::file;
 use super::index::{INDEXER, MAX_MEN, Material, Men};
 use super::material::{lower_materials, parts};
+use super::men::{can_step, for_each_step, for_each_unstep, has_capture};
 use super::set::Tablebase;
 use super::table::Table;
-use crate::core::BitSet;
 use crate::core::Wdl;
-use crate::games::egaraguti::board::{ALL_POINTS, JUMPABLE, LEAP_TO, MOST_NEIGHBOURS, NEIGHBOURS};
+use crate::games::egaraguti::board::MOST_NEIGHBOURS;
 use crate::games::egaraguti::{QUIET_PLY_LIMIT, for_each_capture_chain};
 
 /// Plies a level may take before the 40-ply rule counts the men.
@@ -113,73 +113,6 @@ impl Level {
     fn distance(&self, label: u8, id: usize) -> &AtomicU8 {
         &self.entries[id].distance[label as usize]
     }
-}
-
-/// Calls `visit` with the position after each step of the side to move (capture-free
-/// positions only: where a capture exists, steps are not moves).
-#[inline]
-pub(super) fn for_each_step(men: Men, mut visit: impl FnMut(Men)) {
-    let empty = ALL_POINTS & !(men.mover | men.other);
-    for from in men.mover.squares() {
-        for to in (NEIGHBOURS[from] & empty).squares() {
-            visit(Men {
-                mover: men.other,
-                other: men.mover ^ (1 << from) ^ (1 << to),
-            });
-        }
-    }
-}
-
-/// Calls `visit` with every position whose side to move could have stepped into `men`.
-/// Whether that position is quiet (no capture, so the step was a legal move) is for the
-/// caller to check.
-#[inline]
-fn for_each_unstep(men: Men, mut visit: impl FnMut(Men)) {
-    let empty = ALL_POINTS & !(men.mover | men.other);
-    for to in men.other.squares() {
-        for from in (NEIGHBOURS[to] & empty).squares() {
-            visit(Men {
-                mover: men.other ^ (1 << from) ^ (1 << to),
-                other: men.mover,
-            });
-        }
-    }
-}
-
-/// The value for the side to move of its best capture, looked up in the lower levels
-/// (which must be loaded); `None` when it has no capture.
-pub(super) fn best_capture(men: Men, lower: &Tablebase) -> Option<Wdl> {
-    let mut best: Option<Wdl> = None;
-    for_each_capture_chain(men.mover, men.other, |chain| {
-        let moved = men.mover ^ (1 << chain.from()) ^ (1 << chain.to());
-        let after = Men {
-            mover: men.other & !chain.captured(),
-            other: moved,
-        };
-        let value = lower
-            .value(after)
-            .expect("the lower tables are loaded")
-            .flipped();
-        best = best.max(Some(value));
-    });
-    best
-}
-
-/// Whether the side to move can capture: a first leap is enough, with no chain followed.
-#[inline]
-fn has_capture(men: Men) -> bool {
-    let empty = ALL_POINTS & !(men.mover | men.other);
-    men.mover.squares().any(|from| {
-        (JUMPABLE[from] & men.other)
-            .squares()
-            .any(|over| empty & (1 << LEAP_TO[from][over]) != 0)
-    })
-}
-
-/// Whether the side to move has a step (where it has no capture, whether it can move).
-pub(super) fn can_step(men: Men) -> bool {
-    let empty = ALL_POINTS & !(men.mover | men.other);
-    men.mover.squares().any(|p| NEIGHBOURS[p] & empty != 0)
 }
 
 /// The class of a position that is canonical, from the value of its best capture if it has

@@ -7,7 +7,7 @@
 //! position's own 40-ply counter); a position of more men, or one whose table is missing,
 //! keeps its game's result.
 
-use super::set::{Tablebase, men_of};
+use super::super::set::{Tablebase, men_of};
 use crate::core::Player;
 use crate::core::Wdl;
 use crate::games::egaraguti::EgaraGuti;

@@ -10,9 +10,9 @@
 //! a win is worth [`WIN_SCORE`] less [`SCORE_PER_PLY`] for each ply to the capture or block
 //! that decides it, so that the nearer win ranks higher, and a loss the opposite.
 
-use super::line;
+use super::super::line;
+use super::super::set::Tablebase;
 use super::sample::RandomPositions;
-use super::set::Tablebase;
 use crate::core::{Outcome, Player, Wdl};
 use crate::eval::{Evaluate, Evaluator};
 use crate::games::egaraguti::{EgaraGuti, EgaraMove};
@@ -170,8 +170,8 @@ impl Keeping {
 
 #[cfg(test)]
 mod tests {
-    use super::super::solve::solve_up_to;
     use super::*;
+    use crate::games::egaraguti::tablebase::solve::solve_up_to;
 
     #[test]
     fn labels_follow_the_tables_and_read_back_as_training_lines() {

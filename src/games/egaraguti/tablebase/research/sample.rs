@@ -3,7 +3,7 @@
 //! `ternion match --starts`), such as how often an engine turns a drawn start into a win
 //! against a weaker player.
 
-use super::set::Tablebase;
+use super::super::set::Tablebase;
 use crate::core::{Player, Wdl};
 use crate::games::egaraguti::board::POINTS;
 use crate::games::egaraguti::{EgaraGuti, QUIET_PLY_LIMIT};
@@ -81,8 +81,8 @@ impl RandomPositions {
 
 #[cfg(test)]
 mod tests {
-    use super::super::solve::solve_up_to;
     use super::*;
+    use crate::games::egaraguti::tablebase::solve::solve_up_to;
 
     #[test]
     fn every_position_has_the_value_asked_and_the_draw_repeats() {

@@ -7,9 +7,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::index::{Material, Men};
-use super::set::{Tablebase, men_of};
-use super::table::Table;
+use super::super::index::{Material, Men};
+use super::super::set::{Tablebase, men_of};
+use super::super::table::Table;
 use crate::games::egaraguti::EgaraGuti;
 use crate::search::{Exact, Limits, Oracle, Searcher};
 
