@@ -2,14 +2,15 @@
 //! would (`info ...` lines, then `bestmove <move>`).
 
 use std::io::{self, Write};
-use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
+use ternion::engine::{Listener, SearchFlags, SearchJob, new_session};
 use ternion::games::{LoadedTables, Playable};
 use ternion::protocol::format;
 use ternion::protocol::options::DEFAULT_HASH_MIB;
-use ternion::search::{Limits, Searcher};
+use ternion::search::Limits;
 
 use super::evaluation::EvaluationArgs;
 use super::position::PositionArgs;
@@ -69,45 +70,45 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
     ternion::with_game!(variant, G => analyze::<G>(args))
 }
 
+/// Searches the position through the engine, as the protocol's `go` does, and prints its
+/// lines: the engine alone decides what a finished game's answer is.
 fn analyze<G: Playable>(args: &AnalyzeArgs) -> Result<(), String> {
-    let game: G = args.position.position()?;
+    // The position and the network are read here first, for the command line's messages.
+    let _: G = args.position.position()?;
+    let evaluation = args.evaluation.choice::<G>()?;
     let limits = Limits {
         depth: args.depth,
         nodes: args.nodes,
         movetime: args.movetime.map(Duration::from_millis),
         ..Limits::default()
     };
-    let mut searcher = Searcher::<G>::new(args.hash);
-    searcher.set_threads(args.threads);
-    if let Some(evaluator) = args.evaluation.evaluator::<G>()? {
-        searcher.set_evaluator(evaluator);
-    }
+    let mut session = new_session(G::VARIANT, args.hash);
+    session
+        .set_position(args.position.fen(), &args.position.moves())
+        .map_err(|e| format!("bad position: {e}"))?;
+    session.set_threads(args.threads);
+    session.set_evaluation(&evaluation);
     if let Some(dir) = &args.tables {
         let tables = LoadedTables::load(dir)?;
         if tables.is_empty() {
             return Err(format!("no tables in {}", dir.display()));
         }
-        searcher.set_oracle(G::oracle(&tables));
+        session.set_tables(&tables);
     }
-    let stop = AtomicBool::new(false);
-    let mut out = io::stdout().lock();
     if args.show {
-        for line in game.diagram() {
-            let _ = writeln!(out, "{line}");
-        }
-    }
-    // A finished game is answered as the protocol answers `go` there.
-    if let Some(outcome) = game.outcome() {
-        let _ = writeln!(out, "{}", format::gameover(outcome));
-        let _ = writeln!(out, "{}", format::bestmove(None, None));
-        return Ok(());
+        super::print(&(session.diagram().join("\n") + "\n"), "the diagram")?;
     }
     // A closed stdout ends the printing, not the command.
-    let result = searcher.search(&game, &limits, &stop, &mut |info| {
-        let info = info.with_pv(game.line_notation(&info.pv));
-        let _ = writeln!(out, "{}", format::info_line(&info));
+    let listener: Listener = Arc::new(|event| {
+        let _ = writeln!(io::stdout().lock(), "{}", format::event(&event));
     });
-    let best = result.best.map(|mv| game.move_string(mv));
-    let _ = writeln!(out, "{}", format::bestmove(best.as_deref(), None));
-    Ok(())
+    let job = SearchJob {
+        limits,
+        multipv: 1,
+        ..SearchJob::default()
+    };
+    let search = session.start_search(job, SearchFlags::new(false, false), listener);
+    search
+        .join()
+        .map_err(|_| "the search thread failed".to_string())
 }

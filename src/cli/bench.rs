@@ -4,8 +4,8 @@ use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
+use ternion::protocol::command::MAX_BENCH_DEPTH;
 use ternion::protocol::format;
-use ternion::protocol::options::MAX_BENCH_DEPTH;
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
+use ternion::engine::{EvalChoice, NetworkFile};
 use ternion::eval::network::file;
 use ternion::eval::{Evaluate, Evaluator};
 
@@ -20,6 +21,22 @@ pub struct EvaluationArgs {
 }
 
 impl EvaluationArgs {
+    /// The choice for the engine: a network file for `G`, the terms, or what `G` ships.
+    pub fn choice<G: Evaluate + ternion::games::Playable>(&self) -> Result<EvalChoice, String> {
+        let file = match (self.evaluator::<G>()?, &self.eval_file) {
+            (Some(Evaluator::Network(network)), Some(path)) => Some(NetworkFile {
+                variant: G::VARIANT,
+                name: path.display().to_string(),
+                network,
+            }),
+            _ => None,
+        };
+        Ok(EvalChoice {
+            use_network: !self.terms,
+            file,
+        })
+    }
+
     /// The evaluator chosen for `G`, or `None` for what `G` ships; a file that is not a
     /// network of `G` is an error of one line.
     pub fn evaluator<G: Evaluate + ternion::games::Playable>(

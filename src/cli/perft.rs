@@ -7,7 +7,7 @@ use clap::Args;
 use ternion::games::Playable;
 use ternion::rules::perft::{divide, perft};
 
-use ternion::protocol::options::MAX_PERFT_DEPTH;
+use ternion::protocol::command::MAX_PERFT_DEPTH;
 
 use super::position::PositionArgs;
 

@@ -21,6 +21,17 @@ impl PositionArgs {
         &self.variant
     }
 
+    /// The position string given, if any (the start otherwise).
+    pub fn fen(&self) -> Option<&str> {
+        self.fen.as_deref()
+    }
+
+    /// The moves given, one a word.
+    pub fn moves(&self) -> Vec<String> {
+        let moves = self.moves.iter().flat_map(|m| m.split_ascii_whitespace());
+        moves.map(str::to_owned).collect()
+    }
+
     /// The variant named, or the one-line reason it is none.
     pub fn variant(&self) -> Result<Variant, String> {
         self.variant.parse().map_err(|e| format!("{e}"))

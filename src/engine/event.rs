@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use crate::core::Outcome;
 use crate::search::{Info, RootMove};
 
 /// What a search tells whoever listens, in the order it happens.
@@ -11,6 +12,9 @@ pub enum Event {
     Info(Info<String>),
     /// The search failed: what went wrong, as one printable line. The best move follows.
     Fault(String),
+    /// The game was over before the search: how it ended. `BestMove` follows at once, with
+    /// no move.
+    GameOver(Outcome),
     /// In a long search, the root move the search starts on: the iteration's depth, the
     /// move in notation and its place in the iteration's order (from 1).
     CurrMove {

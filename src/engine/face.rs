@@ -71,6 +71,9 @@ pub trait Session: Send {
     fn result_reason(&self) -> Option<String>;
     /// The legal moves in canonical notation, in a stable order (none once the game is over).
     fn legal_moves(&self) -> Vec<String>;
+    /// `moves` read as the game reads a move here: the legal ones in canonical notation,
+    /// then the others as given. The one check of `go searchmoves`.
+    fn legal_among(&self, moves: &[String]) -> (Vec<String>, Vec<String>);
     /// The perft count below each legal move, and the total. Once `stop` is set it ends
     /// early, with the moves counted in full so far and their total.
     fn divide(&mut self, depth: u32, stop: &AtomicBool) -> (Vec<(String, u64)>, u64);
@@ -92,7 +95,8 @@ pub trait Session: Send {
     /// the same seed, the same choices in the same positions.
     fn reseed(&mut self, seed: u64);
     /// Starts a search of the current position on a worker thread. It sends
-    /// [`Event::Info`]s and finally [`Event::BestMove`] to `listener`; the best move waits
+    /// [`Event::Info`]s and finally [`Event::BestMove`] to `listener` (for a game that is
+    /// over, [`Event::GameOver`] and the best move of none, at once, whatever `go` asked); the best move waits
     /// as `flags` say (for `stop`, or while pondering). `flags` are marked done just before
     /// the best move is sent. A panic in the search is reported as [`Event::Fault`], and
     /// the best move found so far (or else the first legal move) is still given.

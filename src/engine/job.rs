@@ -7,7 +7,8 @@ use crate::search::mover::Mover;
 #[derive(Clone, Debug, Default)]
 pub struct SearchJob {
     pub limits: Limits,
-    /// Root moves to consider, in notation, each legal here (empty: all).
+    /// Root moves to consider, in notation, each legal here ([`Session::legal_among`](super::Session::legal_among)
+    /// checked them; empty: all).
     pub searchmoves: Vec<String>,
     /// The number of best root moves to report (MultiPV), at least 1.
     pub multipv: usize,

@@ -256,6 +256,17 @@ impl<G: Playable> Session for GameSession<G> {
         moves.iter().map(|&mv| self.game.move_string(mv)).collect()
     }
 
+    fn legal_among(&self, moves: &[String]) -> (Vec<String>, Vec<String>) {
+        let (mut legal, mut other) = (Vec::new(), Vec::new());
+        for text in moves {
+            match self.game.parse_move(text) {
+                Ok(mv) if self.forfeit.is_none() => legal.push(self.game.move_string(mv)),
+                _ => other.push(text.clone()),
+            }
+        }
+        (legal, other)
+    }
+
     fn divide(&mut self, depth: u32, stop: &AtomicBool) -> (Vec<(String, u64)>, u64) {
         if self.forfeit.is_some() {
             return (Vec::new(), 0);
@@ -328,16 +339,27 @@ impl<G: Playable> Session for GameSession<G> {
         flags: SearchFlags,
         listener: Listener,
     ) -> JoinHandle<()> {
+        if let Some(outcome) = self.result() {
+            // Nothing to search: the answer is due at once, even to `go infinite`.
+            listener(Event::GameOver(outcome));
+            flags.answered();
+            listener(Event::BestMove {
+                best: None,
+                ponder: None,
+            });
+            return thread::spawn(|| {});
+        }
         let root = self.game.clone();
         let searcher = Arc::clone(&self.searcher);
         let rng = Arc::clone(&self.rng);
         let mut limits = job.limits;
         if let Some(clock) = &mut limits.clock {
-            clock.expected_moves = root.expected_moves_left();
+            clock.expected_moves = Some(root.expected_moves_left());
         }
         // Answers that came late on this machine: the next ones are planned earlier.
         limits.move_overhead += self.lateness.learned();
         let options = RootOptions {
+            // Legal here, as `legal_among` found them.
             only: (job.searchmoves.iter())
                 .filter_map(|text| root.parse_move(text).ok())
                 .collect(),
@@ -453,6 +475,26 @@ mod tests {
         let mut session = new_session(variant, 1);
         session.set_position(fen, moves).expect("a good position");
         session
+    }
+
+    #[test]
+    fn searchmoves_are_checked_by_the_games_own_reading() {
+        for variant in Variant::ALL {
+            let mut session = new_session(variant, 1);
+            let legal = session.legal_moves();
+            let given = vec![
+                legal[0].clone(),
+                "nonsense".into(),
+                legal[legal.len() - 1].clone(),
+            ];
+            let (usable, refused) = session.legal_among(&given);
+            assert_eq!(usable, [legal[0].clone(), legal[legal.len() - 1].clone()]);
+            assert_eq!(refused, ["nonsense"]);
+            // After a forfeit no move is legal: every one given is refused.
+            let applied = session.set_position(None, &["nonsense".to_owned()]);
+            assert!(matches!(applied, Ok(MovesApplied::Forfeit { .. })));
+            assert_eq!(session.legal_among(&given).0, Vec::<String>::new());
+        }
     }
 
     #[test]

@@ -317,12 +317,7 @@ impl Daemon {
     /// moves that are not legal, are skipped with one error line: every `go` gets its
     /// `bestmove`.
     fn legal_searchmoves(&self, go: &GoCommand) -> Vec<String> {
-        let legal = self.session.legal_moves();
-        let (searchmoves, illegal): (Vec<String>, Vec<String>) = go
-            .searchmoves
-            .iter()
-            .cloned()
-            .partition(|mv| legal.contains(mv));
+        let (searchmoves, illegal) = self.session.legal_among(&go.searchmoves);
         let mut skipped = go.skipped.clone();
         if !illegal.is_empty() {
             skipped.push(format!(
@@ -341,11 +336,6 @@ impl Daemon {
 
     fn go(&mut self, go: &GoCommand, received: Instant) {
         let searchmoves = self.legal_searchmoves(go);
-        if let Some(outcome) = self.session.result() {
-            self.say(format::gameover(outcome));
-            self.say(format::bestmove(None, None));
-            return;
-        }
         let side = self.session.side_to_move();
         let (time, increment) = match side {
             Player::P1 => (go.p1time, go.p1inc),

@@ -71,6 +71,7 @@ pub fn event(event: &Event) -> String {
     match event {
         Event::Info(info) => info_line(info),
         Event::Fault(detail) => error("internal", detail),
+        Event::GameOver(outcome) => gameover(*outcome),
         Event::CurrMove { depth, mv, number } => {
             format!("info depth {depth} currmove {mv} currmovenumber {number}")
         }

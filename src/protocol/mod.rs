@@ -11,6 +11,7 @@
 pub mod command;
 pub mod daemon;
 pub mod format;
+mod go;
 pub mod input;
 pub mod lag;
 pub mod options;

@@ -27,12 +27,6 @@ pub const MAX_HASH_MIB: u64 = 4096;
 /// The default time kept back from every move for the way to the GUI, in milliseconds.
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
-/// The deepest perft count, `go perft` and `ternion perft` alike.
-pub const MAX_PERFT_DEPTH: u32 = 64;
-/// The deepest `bench` (protocol and command line): each ply more costs the search several
-/// times the time, so a bench far deeper than its own depths runs for hours (`stop` ends
-/// it); past this the search's own bound on plies would cut it anyway.
-pub const MAX_BENCH_DEPTH: u32 = 64;
 const MAX_MULTIPV: u64 = 64;
 /// The most `Contempt`: ten pawns, past which a draw would rank below positions the
 /// evaluation calls lost.

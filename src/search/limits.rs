@@ -35,8 +35,9 @@ pub struct Clock {
     /// Moves until the next time control; `None` is sudden death.
     pub moves_to_go: Option<u32>,
     /// The game's estimate of the moves the side to move has left to play, for sudden
-    /// death (see `Searchable::expected_moves_left`).
-    pub expected_moves: u32,
+    /// death (see `Searchable::expected_moves_left`): given by the engine, which knows the
+    /// game, not by the protocol's clock; `None` counts [`DEFAULT_EXPECTED_MOVES`].
+    pub expected_moves: Option<u32>,
 }
 
 impl Default for Clock {
@@ -45,7 +46,7 @@ impl Default for Clock {
             remaining: Duration::ZERO,
             increment: Duration::ZERO,
             moves_to_go: None,
-            expected_moves: DEFAULT_EXPECTED_MOVES,
+            expected_moves: None,
         }
     }
 }
@@ -116,7 +117,9 @@ impl Clock {
     fn budget(&self, overhead: Duration) -> (Duration, Duration) {
         let moves = match self.moves_to_go {
             Some(n) => n.clamp(1, 1000),
-            None => self.expected_moves.clamp(1, 1000),
+            None => (self.expected_moves)
+                .unwrap_or(DEFAULT_EXPECTED_MOVES)
+                .clamp(1, 1000),
         };
         // The least this move may use: the least search while the clock affords it for
         // every move ahead, else a sliver of what is left, so that a game running on past
@@ -181,7 +184,7 @@ mod tests {
                 remaining: MS(remaining),
                 increment: MS(increment),
                 moves_to_go,
-                expected_moves: expected,
+                expected_moves: Some(expected),
             }),
             move_overhead: MS(10),
             ..Limits::default()
@@ -260,7 +263,7 @@ mod tests {
             remaining: MS(1_000),
             increment: Duration::ZERO,
             moves_to_go: None,
-            expected_moves: 100,
+            expected_moves: Some(100),
         };
         for _ in 0..2_000 {
             let (_, hard) = left.budget(MS(10));
@@ -278,7 +281,7 @@ mod tests {
                         remaining: MS(remaining),
                         increment: MS(increment),
                         moves_to_go: None,
-                        expected_moves: 200,
+                        expected_moves: Some(200),
                     };
                     let overhead = MS(overhead);
                     let reserve = clock.reserve(overhead);
@@ -317,7 +320,7 @@ mod tests {
             clock.remaining = clock.remaining.saturating_sub(hard + MS(lag + stalled));
             least = least.min(clock.remaining);
             clock.remaining += clock.increment;
-            clock.expected_moves = clock.expected_moves.saturating_sub(1).max(10);
+            clock.expected_moves = clock.expected_moves.map(|m| m.saturating_sub(1).max(10));
         }
         (least, clock.remaining)
     }
@@ -330,7 +333,7 @@ mod tests {
             remaining: MS(2_000),
             increment: MS(20),
             moves_to_go: None,
-            expected_moves: 200,
+            expected_moves: Some(200),
         };
         let reserve = start.reserve(MS(10));
         let (least, end) = play_out(start, 400, 10, 0);
@@ -352,7 +355,7 @@ mod tests {
             remaining: MS(10_000),
             increment: Duration::ZERO,
             moves_to_go: Some(moves_to_go),
-            expected_moves: 200,
+            expected_moves: Some(200),
         };
         assert_eq!(clock(1).reserve(MS(10)), Duration::ZERO);
         assert_eq!(clock(5).reserve(MS(10)), MS(40));
