@@ -6,8 +6,9 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use ternion::eval::network::file;
+use ternion::eval::network::file::{self, NetworkKind};
 use ternion::games::Variant;
+use ternion::games::lielow::Lielow8;
 use ternion::protocol::daemon::{Daemon, Sink};
 use ternion::tune::train::model::Params;
 
@@ -55,7 +56,10 @@ fn scratch_dir(name: &str) -> PathBuf {
 /// A seeded random network of `variant`'s inputs, as a file's bytes.
 fn network_bytes(variant: &str, inputs: usize, seed: u64) -> Vec<u8> {
     let mut rng = fastrand::Rng::with_seed(seed);
-    file::to_bytes(&Params::random(inputs, 16, 0, &mut rng).quantise(), variant)
+    let network = Params::random(inputs, 16, 0, &mut rng).quantise();
+    // Every game's inputs are of their first layout.
+    let kind = NetworkKind { variant, layout: 1 };
+    file::to_bytes(&network, kind)
 }
 
 #[test]
@@ -124,7 +128,11 @@ fn eval_file_loads_a_network_of_its_variant_and_refuses_anything_else() {
     let mut absurd = Params::random(1152, 16, 0, &mut rng);
     absurd.output_bias = 1e9;
     let absurd_path = dir.join("absurd.nnue");
-    std::fs::write(&absurd_path, file::to_bytes(&absurd.quantise(), "lielow")).unwrap();
+    std::fs::write(
+        &absurd_path,
+        file::to_bytes(&absurd.quantise(), NetworkKind::of::<Lielow8>("lielow")),
+    )
+    .unwrap();
     let absurd_path = absurd_path.display().to_string();
     let directory = dir.display().to_string();
     for (path, reason) in [

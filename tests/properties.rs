@@ -20,10 +20,11 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use proptest::prelude::*;
 use ternion::core::Player;
-use ternion::eval::network::file;
+use ternion::eval::network::file::{self, NetworkKind};
 use ternion::eval::{EVAL_LIMIT, Evaluator, network_or_terms};
 use ternion::games::egaraguti::tablebase::index::Material;
 use ternion::games::egaraguti::tablebase::table::Table;
+use ternion::games::lielow::Lielow8;
 use ternion::games::{Playable, Variant};
 use ternion::protocol::command::{Command, GoCommand, PositionCommand, Query};
 use ternion::protocol::daemon::{Daemon, Sink};
@@ -355,7 +356,7 @@ fn network_file(seed: u64, layer2: usize, on_terms: bool) -> Vec<u8> {
     let network = Params::random(1152, 16, layer2, &mut rng)
         .quantise()
         .with_terms(on_terms);
-    file::to_bytes(&network, "lielow")
+    file::to_bytes(&network, NetworkKind::of::<Lielow8>("lielow"))
 }
 
 /// FNV-1a, as the file's checksum: to make a changed file's sum right again.
@@ -368,7 +369,7 @@ fn fnv(bytes: &[u8]) -> u64 {
 /// Whatever the bytes, the loader answers: a network that evaluates within the range, or
 /// one line.
 fn load_answers(bytes: &[u8]) -> Result<bool, TestCaseError> {
-    match file::from_bytes(bytes, "lielow") {
+    match file::from_bytes(bytes, NetworkKind::of::<Lielow8>("lielow")) {
         Ok(network) => {
             if network.inputs() != 1152 {
                 return Ok(true);
@@ -420,7 +421,7 @@ proptest! {
             bytes[body..].copy_from_slice(&sum.to_le_bytes());
         } else {
             // The checksum catches every change of one byte.
-            prop_assert!(file::from_bytes(&bytes, "lielow").is_err());
+            prop_assert!(file::from_bytes(&bytes, NetworkKind::of::<Lielow8>("lielow")).is_err());
         }
         load_answers(&bytes)?;
     }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use clap::Args;
 use ternion::engine::{EvalChoice, NetworkFile};
-use ternion::eval::network::file;
+use ternion::eval::network::file::{self, NetworkKind};
 use ternion::eval::{Evaluate, Evaluator};
 
 #[derive(Debug, Args)]
@@ -44,7 +44,8 @@ impl EvaluationArgs {
     ) -> Result<Option<Evaluator>, String> {
         match (&self.eval_file, self.terms) {
             (Some(path), _) => {
-                let network = file::load(path, &G::VARIANT.to_string(), G::INPUTS)
+                let name = G::VARIANT.to_string();
+                let network = file::load(path, NetworkKind::of::<G>(&name), G::INPUTS)
                     .map_err(|e| format!("--eval-file {}: {e}", path.display()))?;
                 Ok(Some(Evaluator::Network(Arc::new(network))))
             }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use ternion::eval::network::file;
+use ternion::eval::network::file::{self, NetworkKind};
 use ternion::games::Variant;
 use ternion::tune::train::{TrainConfig, train};
 
@@ -119,7 +119,9 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         config.threads = threads as usize;
     }
     let report = train(&config, &sources, &mut |line| eprintln!("{line}"))?;
-    let bytes = file::to_bytes(&report.network, &variant.to_string());
+    let name = variant.to_string();
+    let kind = ternion::with_game!(variant, G => NetworkKind::of::<G>(&name));
+    let bytes = file::to_bytes(&report.network, kind);
     out.commit(&bytes)?;
     let best = &report.epochs[report.best as usize - 1];
     println!(

@@ -75,6 +75,11 @@ pub trait Evaluate: Rules {
     /// The number of inputs of the game's network, a perspective; 0 for a game with none.
     const INPUTS: usize = 0;
 
+    /// The version of the layout of the game's inputs, written in its network files: raised
+    /// whenever an input changes meaning, so that a file trained on the old inputs is
+    /// refused instead of misread.
+    const INPUT_LAYOUT: u16 = 1;
+
     /// Calls `on` with every input of the game's network that is on in this position, from
     /// `perspective`'s side (none for a game with no network).
     fn inputs(&self, perspective: Player, on: impl FnMut(usize)) {

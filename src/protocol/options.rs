@@ -14,7 +14,7 @@ use super::format;
 use crate::core::printable::echo;
 use crate::engine::{EvalChoice, NetworkFile, Session, new_session};
 use crate::eval::Evaluate;
-use crate::eval::network::file;
+use crate::eval::network::file::{self, NetworkKind};
 use crate::games::{LoadedTables, Variant, strength};
 use crate::search::levels::MAX_LEVEL;
 use crate::search::max_threads;
@@ -462,14 +462,15 @@ fn set_eval_file(target: Target<'_>, path: &str) -> Result<Option<String>, Refus
             "EvalFile: this daemon plays the built-in networks (ternion gui)".into(),
         ));
     }
-    let inputs = crate::with_game!(variant, G => G::INPUTS);
+    let name = variant.to_string();
+    let (inputs, kind) = crate::with_game!(variant, G => (G::INPUTS, NetworkKind::of::<G>(&name)));
     if inputs == 0 {
         return Err(Refusal::bad_value(format!(
             "EvalFile {}: {variant} has no network",
             echo(path)
         )));
     }
-    let network = file::load(Path::new(path), &variant.to_string(), inputs)
+    let network = file::load(Path::new(path), kind, inputs)
         .map_err(|reason| Refusal::bad_value(format!("EvalFile {}: {reason}", echo(path))))?;
     let said = format::network_loaded(variant, &echo(path), &network);
     target.settings.evaluation.file = Some(NetworkFile {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use clap::Args;
 use ternion::eval::Evaluator;
-use ternion::eval::network::file;
+use ternion::eval::network::file::{self, NetworkKind};
 use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::egaraguti::tablebase::Tablebase;
 use ternion::games::egaraguti::tablebase::index::{MAX_MEN, Material};
@@ -134,7 +134,7 @@ pub fn run_one_ply(args: &OnePlyArgs) -> Result<(), String> {
     let mut evaluators = vec![("terms".to_string(), Evaluator::Terms)];
     if let Some(path) = &args.eval_file {
         let inputs = <EgaraGuti as ternion::eval::Evaluate>::INPUTS;
-        let network = file::load(path, "egaraguti", inputs)
+        let network = file::load(path, NetworkKind::of::<EgaraGuti>("egaraguti"), inputs)
             .map_err(|reason| format!("{}: {reason}", path.display()))?;
         evaluators.push(("network".to_string(), Evaluator::Network(Arc::new(network))));
     }

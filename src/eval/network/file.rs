@@ -5,8 +5,10 @@
 //!
 //! ```text
 //! magic     8 bytes   "ternNNUE"
-//! version   u16       3
+//! version   u16       4
 //! variant   u8 length, then the variant's name (UTF-8)
+//! layout    u16       the version of the variant's input layout (the game's INPUT_LAYOUT)
+//! quant     i32 x 4   QA, QB, Q2 and SCALE, as the file was quantised
 //! inputs    u32
 //! hidden    u32
 //! layer 2   u32       its units, 0 for none
@@ -17,23 +19,52 @@
 //! checksum  u64       FNV-1a of every byte before it
 //! ```
 //!
-//! Version 2, the same without the second layer's fields, is read too (the first shipped
-//! networks are of it).
+//! A file whose layout is not the game's, or that was quantised with other constants than
+//! this engine's, is refused: its numbers would be read as something else, silently.
+//! Version 3 (no layout, no quantisation) and version 2 (nor the second layer's fields) are
+//! read too: their inputs are the first layout of each game and their constants the ones
+//! this engine still has, so they read as they were written.
 
 use std::io::Read;
 use std::path::Path;
 
-use super::{Layer2, MAX_BIAS, MAX_WEIGHT, Network};
+use super::{Layer2, MAX_BIAS, MAX_WEIGHT, Network, Q2, QA, QB, SCALE};
 use crate::core::printable::echo;
+use crate::eval::Evaluate;
 
 /// The largest network file read: far above any network's size, so that a path to
 /// something endless (a device, a pipe) is refused, not read for ever.
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
 const MAGIC: &[u8; 8] = b"ternNNUE";
-const VERSION: u16 = 3;
+const VERSION: u16 = 4;
+/// The version before the layout and the quantisation were written, still read.
+const VERSION_UNLABELLED: u16 = 3;
 /// The version before the second layer, still read.
 const VERSION_ONE_LAYER: u16 = 2;
+/// The input layout of every file before version 4: each game's first.
+const FIRST_LAYOUT: u16 = 1;
+/// The quantisation this engine reads, in the file's order.
+const QUANTISATION: [i32; 4] = [QA, QB, Q2, SCALE];
+
+/// What a network file is for: the variant, and the version of the layout of its inputs
+/// (a game raises it when an input changes meaning, so that older files are refused, not
+/// misread).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NetworkKind<'a> {
+    pub variant: &'a str,
+    pub layout: u16,
+}
+
+impl<'a> NetworkKind<'a> {
+    /// A network of `G`, whose variant is called `variant`.
+    pub fn of<G: Evaluate>(variant: &'a str) -> Self {
+        NetworkKind {
+            variant,
+            layout: G::INPUT_LAYOUT,
+        }
+    }
+}
 
 /// FNV-1a, 64 bits: enough to tell a damaged file from a whole one.
 fn checksum(bytes: &[u8]) -> u64 {
@@ -42,13 +73,17 @@ fn checksum(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The bytes of `network`'s file for `variant`.
-pub fn to_bytes(network: &Network, variant: &str) -> Vec<u8> {
+/// The bytes of `network`'s file, a network of `kind`.
+pub fn to_bytes(network: &Network, kind: NetworkKind) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
-    out.push(variant.len() as u8);
-    out.extend_from_slice(variant.as_bytes());
+    out.push(kind.variant.len() as u8);
+    out.extend_from_slice(kind.variant.as_bytes());
+    out.extend_from_slice(&kind.layout.to_le_bytes());
+    for constant in QUANTISATION {
+        out.extend_from_slice(&constant.to_le_bytes());
+    }
     out.extend_from_slice(&(network.inputs as u32).to_le_bytes());
     out.extend_from_slice(&(network.hidden as u32).to_le_bytes());
     let units = network.layer2.as_ref().map_or(0, |layer2| layer2.units);
@@ -76,14 +111,15 @@ fn put_i16s(out: &mut Vec<u8>, values: &[i16]) {
     }
 }
 
-/// A network built into the binary (`include_bytes!`), of `variant`.
-pub fn built_in(bytes: &[u8], variant: &str) -> std::sync::Arc<Network> {
+/// A network built into the binary (`include_bytes!`), of `kind`.
+pub fn built_in(bytes: &[u8], kind: NetworkKind) -> std::sync::Arc<Network> {
     // Checked by each game's tests: a file built in that does not read is a build's fault.
-    std::sync::Arc::new(from_bytes(bytes, variant).expect("a built-in network reads as one"))
+    std::sync::Arc::new(from_bytes(bytes, kind).expect("a built-in network reads as one"))
 }
 
-/// Reads a file's bytes as a network of `variant`; the error is one line for people.
-pub fn from_bytes(bytes: &[u8], variant: &str) -> Result<Network, String> {
+/// Reads a file's bytes as a network of `kind`; the error is one line for people.
+pub fn from_bytes(bytes: &[u8], kind: NetworkKind) -> Result<Network, String> {
+    let variant = kind.variant;
     let body_len = bytes
         .len()
         .checked_sub(8)
@@ -99,9 +135,9 @@ pub fn from_bytes(bytes: &[u8], variant: &str) -> Result<Network, String> {
         bytes: &body[MAGIC.len()..],
     };
     let version = u16::from_le_bytes(reader.take()?);
-    if version != VERSION && version != VERSION_ONE_LAYER {
+    if !(VERSION_ONE_LAYER..=VERSION).contains(&version) {
         return Err(format!(
-            "a network file of version {version}, not {VERSION_ONE_LAYER} or {VERSION}"
+            "a network file of version {version}, not {VERSION_ONE_LAYER} to {VERSION}"
         ));
     }
     let [name_len] = reader.take::<1>()?;
@@ -110,11 +146,12 @@ pub fn from_bytes(bytes: &[u8], variant: &str) -> Result<Network, String> {
     if name != variant {
         return Err(format!("a network of {}, not of {variant}", echo(name)));
     }
+    read_labels(&mut reader, version, kind)?;
     let inputs = u32::from_le_bytes(reader.take()?) as usize;
     let hidden = u32::from_le_bytes(reader.take()?) as usize;
     let units = match version {
-        VERSION => u32::from_le_bytes(reader.take()?) as usize,
-        _ => 0,
+        VERSION_ONE_LAYER => 0,
+        _ => u32::from_le_bytes(reader.take()?) as usize,
     };
     let on_terms = match reader.take::<1>()? {
         [0] => false,
@@ -176,6 +213,37 @@ pub fn from_bytes(bytes: &[u8], variant: &str) -> Result<Network, String> {
     .and_then(values_a_trainer_writes)
 }
 
+/// Reads a version 4 file's input layout and quantisation, and refuses what this engine
+/// would misread; older files carry neither and are of the first layout.
+fn read_labels(reader: &mut Reader, version: u16, kind: NetworkKind) -> Result<(), String> {
+    let (layout, quantisation) = match version {
+        VERSION => {
+            let layout = u16::from_le_bytes(reader.take()?);
+            let mut quantisation = [0; 4];
+            for constant in &mut quantisation {
+                *constant = i32::from_le_bytes(reader.take()?);
+            }
+            (layout, quantisation)
+        }
+        VERSION_UNLABELLED | VERSION_ONE_LAYER => (FIRST_LAYOUT, QUANTISATION),
+        _ => unreachable!("the version is checked before"),
+    };
+    if layout != kind.layout {
+        return Err(format!(
+            "a network of input layout {layout} of {}, not {}: trained on other inputs",
+            kind.variant, kind.layout
+        ));
+    }
+    if quantisation != QUANTISATION {
+        let [qa, qb, q2, scale] = quantisation;
+        return Err(format!(
+            "a network quantised with QA {qa}, QB {qb}, Q2 {q2}, SCALE {scale}, not this \
+             engine's {QA}, {QB}, {Q2}, {SCALE}"
+        ));
+    }
+    Ok(())
+}
+
 /// `network`, if its values are ones the trainer writes. A checksum proves a file whole, not
 /// sane: larger values would wrap the accumulator or swamp the search's scores.
 fn values_a_trainer_writes(network: Network) -> Result<Network, String> {
@@ -197,9 +265,10 @@ fn values_a_trainer_writes(network: Network) -> Result<Network, String> {
     }
 }
 
-/// Reads the network file at `path` for `variant`, whose inputs must number `inputs`; the
-/// error is one line for people.
-pub fn load(path: &Path, variant: &str, inputs: usize) -> Result<Network, String> {
+/// Reads the network file at `path`, a network of `kind` whose inputs must number
+/// `inputs`; the error is one line for people.
+pub fn load(path: &Path, kind: NetworkKind, inputs: usize) -> Result<Network, String> {
+    let variant = kind.variant;
     // Only a regular file: a FIFO or a device would block the daemon or never end.
     let file =
         crate::core::files::open_regular(path).map_err(|e| format!("cannot open it: {e}"))?;
@@ -213,7 +282,7 @@ pub fn load(path: &Path, variant: &str, inputs: usize) -> Result<Network, String
             MAX_FILE_BYTES >> 20
         ));
     }
-    let network = from_bytes(&bytes, variant)?;
+    let network = from_bytes(&bytes, kind)?;
     if network.inputs() != inputs {
         return Err(format!(
             "a network of {} inputs, not of {variant}'s {inputs}",
@@ -256,12 +325,27 @@ mod tests {
     use super::super::tests::random_network;
     use super::*;
 
+    /// A network of `variant`, of the first input layout.
+    fn kind(variant: &str) -> NetworkKind<'_> {
+        NetworkKind {
+            variant,
+            layout: FIRST_LAYOUT,
+        }
+    }
+
+    /// `bytes` with their checksum made right.
+    fn summed(mut bytes: Vec<u8>) -> Vec<u8> {
+        let sum = checksum(&bytes);
+        bytes.extend_from_slice(&sum.to_le_bytes());
+        bytes
+    }
+
     #[test]
     fn a_network_reads_back_as_written() {
         for on_terms in [false, true] {
             let network = random_network(30, 16, 7).with_terms(on_terms);
-            let bytes = to_bytes(&network, "lielow");
-            assert_eq!(from_bytes(&bytes, "lielow"), Ok(network));
+            let bytes = to_bytes(&network, kind("lielow"));
+            assert_eq!(from_bytes(&bytes, kind("lielow")), Ok(network));
         }
     }
 
@@ -278,40 +362,75 @@ mod tests {
             .with_layer2(layer2, output_weights)
             .unwrap()
             .with_terms(true);
-        let bytes = to_bytes(&network, "lerontenin");
-        assert_eq!(from_bytes(&bytes, "lerontenin"), Ok(network));
+        let bytes = to_bytes(&network, kind("lerontenin"));
+        assert_eq!(from_bytes(&bytes, kind("lerontenin")), Ok(network));
         // Cut inside the second layer, its checksum made right: refused.
         let mut cut = bytes[..bytes.len() - 8 - 20].to_vec();
         let sum = checksum(&cut);
         cut.extend_from_slice(&sum.to_le_bytes());
-        assert!(from_bytes(&cut, "lerontenin").is_err());
+        assert!(from_bytes(&cut, kind("lerontenin")).is_err());
     }
 
     #[test]
-    fn a_file_of_version_two_reads_as_a_network_of_one_layer() {
-        // Version 2: no second layer's field after the hidden units.
+    fn files_of_versions_three_and_two_read_as_the_first_layout() {
         let network = random_network(30, 16, 7).with_terms(true);
-        let three = to_bytes(&network, "lielow");
+        let four = to_bytes(&network, kind("lielow"));
         let name_end = MAGIC.len() + 2 + 1 + "lielow".len();
+        // Version 3: no layout, no quantisation (18 bytes).
+        let mut three = four[..name_end].to_vec();
+        three.extend_from_slice(&four[name_end + 18..four.len() - 8]);
+        three[MAGIC.len()..MAGIC.len() + 2].copy_from_slice(&VERSION_UNLABELLED.to_le_bytes());
+        assert_eq!(
+            from_bytes(&summed(three.clone()), kind("lielow")),
+            Ok(network.clone())
+        );
+        // Version 2: nor the second layer's field after the hidden units.
         let mut two = three[..name_end + 8].to_vec();
-        two.extend_from_slice(&three[name_end + 12..three.len() - 8]);
+        two.extend_from_slice(&three[name_end + 12..]);
         two[MAGIC.len()..MAGIC.len() + 2].copy_from_slice(&VERSION_ONE_LAYER.to_le_bytes());
-        let sum = checksum(&two);
-        two.extend_from_slice(&sum.to_le_bytes());
-        assert_eq!(from_bytes(&two, "lielow"), Ok(network));
+        assert_eq!(from_bytes(&summed(two), kind("lielow")), Ok(network));
+        // A game whose inputs moved on refuses them.
+        let later = NetworkKind {
+            variant: "lielow",
+            layout: FIRST_LAYOUT + 1,
+        };
+        let error = from_bytes(&summed(three), later).unwrap_err();
+        assert!(error.contains("input layout 1 of lielow, not 2"), "{error}");
+    }
+
+    #[test]
+    fn another_layout_or_quantisation_is_refused_with_one_line() {
+        let network = random_network(30, 16, 7);
+        let bytes = to_bytes(&network, kind("lielow"));
+        let later = NetworkKind {
+            variant: "lielow",
+            layout: 2,
+        };
+        let error = from_bytes(&bytes, later).unwrap_err();
+        assert_eq!(
+            error,
+            "a network of input layout 1 of lielow, not 2: trained on other inputs"
+        );
+        // QB written as 128: the file's output layer would read twice too strong.
+        let at = MAGIC.len() + 2 + 1 + "lielow".len() + 2 + 4;
+        let mut other = bytes[..bytes.len() - 8].to_vec();
+        other[at..at + 4].copy_from_slice(&128i32.to_le_bytes());
+        let error = from_bytes(&summed(other), kind("lielow")).unwrap_err();
+        assert!(error.contains("quantised with QA 255, QB 128"), "{error}");
+        assert!(!error.contains('\n'));
     }
 
     #[test]
     fn foreign_damaged_and_cut_files_are_refused_with_one_line() {
         let network = random_network(30, 16, 7);
-        let bytes = to_bytes(&network, "lielow");
+        let bytes = to_bytes(&network, kind("lielow"));
         let refused = |bytes: &[u8], why: &str| {
-            let error = from_bytes(bytes, "lielow").expect_err(why);
+            let error = from_bytes(bytes, kind("lielow")).expect_err(why);
             assert!(error.contains(why), "{error}");
             assert!(!error.contains('\n'));
         };
         refused(
-            &to_bytes(&network, "lielow9"),
+            &to_bytes(&network, kind("lielow9")),
             "a network of lielow9, not of lielow",
         );
         let mut damaged = bytes.clone();
@@ -331,7 +450,7 @@ mod tests {
     fn values_no_trainer_writes_are_refused() {
         let network = random_network(30, 16, 7);
         let refused = |network: &Network| {
-            let error = from_bytes(&to_bytes(network, "lielow"), "lielow").unwrap_err();
+            let error = from_bytes(&to_bytes(network, kind("lielow")), kind("lielow")).unwrap_err();
             assert!(error.contains("values no trainer writes"), "{error}");
         };
         for bias in [i32::MAX, i32::MIN, MAX_BIAS + 1, -MAX_BIAS - 1] {
@@ -358,7 +477,13 @@ mod tests {
             bias: vec![bias],
         };
         let with = |layer2| network.clone().with_layer2(layer2, vec![1]).unwrap();
-        assert!(from_bytes(&to_bytes(&with(layer2(MAX_WEIGHT, MAX_BIAS)), "x"), "x").is_ok());
+        assert!(
+            from_bytes(
+                &to_bytes(&with(layer2(MAX_WEIGHT, MAX_BIAS)), kind("x")),
+                kind("x")
+            )
+            .is_ok()
+        );
         refused(&with(layer2(MAX_WEIGHT + 1, 0)));
         refused(&with(layer2(0, -MAX_BIAS - 1)));
     }

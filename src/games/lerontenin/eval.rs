@@ -40,7 +40,8 @@ use super::race;
 use super::weights::WEIGHTS;
 use super::{Lerontenin, LeronteninMove};
 use crate::core::Player;
-use crate::eval::network::{Accumulator, Network, file};
+use crate::eval::network::file::{self, NetworkKind};
+use crate::eval::network::{Accumulator, Network};
 use crate::eval::{Evaluate, FeatureSink};
 
 const PARTS: usize = 0;
@@ -86,7 +87,10 @@ impl Evaluate for Lerontenin {
     fn shipped_network() -> Option<Arc<Network>> {
         static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
         Some(Arc::clone(NETWORK.get_or_init(|| {
-            file::built_in(include_bytes!("lerontenin.nnue"), "lerontenin")
+            file::built_in(
+                include_bytes!("lerontenin.nnue"),
+                NetworkKind::of::<Lerontenin>("lerontenin"),
+            )
         })))
     }
 

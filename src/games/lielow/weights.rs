@@ -17,7 +17,9 @@
 use std::sync::{Arc, OnceLock};
 
 use super::geometry::{Board8, Board9};
-use crate::eval::network::{Network, file};
+use super::{Lielow8, Lielow9};
+use crate::eval::network::Network;
+use crate::eval::network::file::{self, NetworkKind};
 
 /// The weights a board is played with.
 pub trait BoardWeights {
@@ -37,7 +39,10 @@ impl BoardWeights for Board8 {
     fn shipped_network() -> Option<Arc<Network>> {
         static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
         Some(Arc::clone(NETWORK.get_or_init(|| {
-            file::built_in(include_bytes!("lielow.nnue"), "lielow")
+            file::built_in(
+                include_bytes!("lielow.nnue"),
+                NetworkKind::of::<Lielow8>("lielow"),
+            )
         })))
     }
 }
@@ -49,7 +54,10 @@ impl BoardWeights for Board9 {
     fn shipped_network() -> Option<Arc<Network>> {
         static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
         Some(Arc::clone(NETWORK.get_or_init(|| {
-            file::built_in(include_bytes!("lielow9.nnue"), "lielow9")
+            file::built_in(
+                include_bytes!("lielow9.nnue"),
+                NetworkKind::of::<Lielow9>("lielow9"),
+            )
         })))
     }
 }
