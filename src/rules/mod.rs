@@ -47,7 +47,7 @@ pub trait Rules: Clone + Eq + Debug + Send + 'static {
     /// What a move changed on the board, for an evaluation kept up to date move by move:
     /// the pieces that left or entered which squares (Stockfish's `DirtyPiece`). A game
     /// whose evaluation keeps nothing from one move to the next says `()`.
-    type Changes: Copy + Debug;
+    type Changes: Copy + Debug + Send;
 
     /// The start position.
     fn start() -> Self;

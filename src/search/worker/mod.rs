@@ -57,9 +57,14 @@ pub(super) struct Worker<G: Searchable> {
     scores: Vec<Vec<i32>>,
     /// Triangular principal-variation table: `pv[ply]` is the best line from that ply.
     pv: Vec<Vec<G::Move>>,
-    /// The evaluation's state of the node at each ply, pushed beside make_move and
-    /// dropped beside unmake (set from the root at the start of every search).
+    /// The evaluation's state of the node at each ply, worked out from its parent's when
+    /// the node is searched and dropped beside unmake (set from the root at the start of
+    /// every search), and what the move into each ply changed, until its state is.
     eval_states: Vec<G::State>,
+    pending_changes: [Option<G::Changes>; MAX_PLY + 1],
+    /// Whether `eval_states` must be made anew from the next root: the evaluator changed,
+    /// and with it the states' shape (a network's units).
+    states_stale: bool,
     nodes: u64,
     seldepth: usize,
     node_limit: u64,
@@ -105,6 +110,8 @@ impl<G: Searchable> Worker<G> {
             scores: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             eval_states: Vec::new(),
+            pending_changes: [None; MAX_PLY + 1],
+            states_stale: true,
             nodes: 0,
             seldepth: 0,
             node_limit: u64::MAX,
@@ -139,6 +146,7 @@ impl<G: Searchable> Worker<G> {
     /// Evaluates with `evaluator` from now on.
     pub(super) fn set_evaluator(&mut self, evaluator: Evaluator) {
         self.evaluator = evaluator;
+        self.states_stale = true;
     }
 
     /// Publishes this worker's node count to `counts` (a new team) from now on.
@@ -245,9 +253,17 @@ impl<G: Searchable> Worker<G> {
         self.ordering.new_search();
         self.root_side = root.side_to_move();
         self.root_draw = -request.options.contempt;
-        self.eval_states.clear();
-        self.eval_states
-            .resize(MAX_PLY + 1, root.state(&self.evaluator));
+        // The plies' states keep their room from search to search: only the root's is set,
+        // the others are written before they are read.
+        let root_state = root.state(&self.evaluator);
+        if self.states_stale {
+            self.eval_states.clear();
+            self.eval_states.resize(MAX_PLY + 1, root_state);
+            self.states_stale = false;
+        } else {
+            self.eval_states[0].clone_from(&root_state);
+        }
+        self.pending_changes = [None; MAX_PLY + 1];
     }
 
     /// The root's legal moves that the search considers: those in `only` (`searchmoves`)

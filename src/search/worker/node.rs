@@ -74,6 +74,8 @@ impl<G: Searchable> Worker<G> {
         {
             return score;
         }
+        // The node is searched: its evaluation's state is due now (see `push_eval_state`).
+        self.materialize_eval_state(game, ply);
         // Step 4. Null move.
         if !pv_node && let Some(score) = self.null_move(game, depth, beta, ply, control) {
             return score;
@@ -236,6 +238,7 @@ impl<G: Searchable> Worker<G> {
         // A pass changes no piece: the child's state is the parent's.
         let (parents, children) = self.eval_states.split_at_mut(ply + 1);
         children[0].clone_from(&parents[ply]);
+        self.pending_changes[ply + 1] = None;
         let reduction = 2 + depth / 4;
         self.after_null_move[ply + 1] = true;
         let score = -self.negamax(
@@ -301,6 +304,7 @@ impl<G: Searchable> Worker<G> {
         if let Some(score) = self.settled_score(game, ply) {
             return score;
         }
+        self.materialize_eval_state(game, ply);
         let stand_pat = game.evaluate_with(&self.evaluator, &self.eval_states[ply]);
         if stand_pat >= beta || plies_left == 0 || ply >= MAX_PLY - 1 {
             return stand_pat;
@@ -334,18 +338,29 @@ impl<G: Searchable> Worker<G> {
         best
     }
 
-    /// Sets the evaluation's state of the node at `ply + 1`, which `mv` (just made, with
-    /// `undo`) leads to from the node at `ply`. Its unmake needs nothing: the next move
-    /// from `ply` writes over it.
+    /// Notes what `mv` (just made, with `undo`) changed, from the node at `ply` to the one
+    /// at `ply + 1`: that node's evaluation's state is worked out from it only when the
+    /// node is searched ([`Worker::materialize_eval_state`]), not when it ends at once
+    /// (the game's end, a table cutoff, a stop), which would waste the update.
     #[inline]
     fn push_eval_state(&mut self, game: &G, mv: G::Move, undo: &G::Undo, ply: usize) {
-        let (parents, children) = self.eval_states.split_at_mut(ply + 1);
-        game.update(
-            &self.evaluator,
-            &parents[ply],
-            game.changes(mv, undo),
-            &mut children[0],
-        );
+        self.pending_changes[ply + 1] = Some(game.changes(mv, undo));
+    }
+
+    /// Makes the state of the node at `ply` (the position `game`) up to date, from its
+    /// parent's, which is (a node works its state out before its children are made).
+    /// Again at the same node, it does nothing: a re-search keeps the state.
+    #[inline]
+    fn materialize_eval_state(&mut self, game: &G, ply: usize) {
+        if let Some(changes) = self.pending_changes[ply].take() {
+            let (parents, children) = self.eval_states.split_at_mut(ply);
+            game.update(
+                &self.evaluator,
+                &parents[ply - 1],
+                changes,
+                &mut children[0],
+            );
+        }
     }
 
     /// `pv[ply]` becomes `mv` followed by the line found below it.
