@@ -57,7 +57,7 @@ write_configuration() {
     cat >"$conf" <<EOF
 # Written by scripts/slurm-local.sh: one node, this machine.
 ClusterName=ternion
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
@@ -71,10 +71,13 @@ ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 ReturnToService=2
 SchedulerType=sched/backfill
+# Look for runnable jobs every second, not every minute: a generation is a chain of jobs,
+# each waiting on the one before.
+SchedulerParameters=sched_interval=1,bf_interval=1
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 MpiDefault=none
-NodeName=$host CPUs=$cpus RealMemory=$memory State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$memory State=UNKNOWN
 PartitionName=local Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
 }
