@@ -5,7 +5,9 @@
 #    same match's shards run here as processes;
 # 2. a tiny generation submitted with `network-generation.sh --slurm` gives the same data
 #    and the same network, byte for byte, as the same generation run here;
-# 3. that network loads with `setoption name EvalFile`.
+# 3. that network loads with `setoption name EvalFile`;
+# 4. Egara-guti's tables of up to 6 men built through Slurm, level by level, have the sums
+#    of the same build run here, and check out through Slurm.
 #
 #     scripts/test-slurm.sh        (as root, after `cargo build --release`)
 #
@@ -67,3 +69,14 @@ loaded=$(printf 'ugi\nsetoption name EvalFile value %s\nisready\nquit\n' \
 grep -q "info string EvalFile .*: a network of lielow, 1152 inputs x 16 hidden" <<< "$loaded" ||
     fail "the network did not load: $loaded"
 echo "test-slurm: its network loads with EvalFile"
+
+# 4. The tables, through Slurm and here.
+"$root/scripts/tables-slurm.sh" build "$work/tables-slurm" 6 > /dev/null
+"$ternion" tables build egaraguti --men 6 --dir "$work/tables-here" --distances > /dev/null 2>&1
+diff <("$ternion" tables sums egaraguti --dir "$work/tables-here") \
+    <("$ternion" tables sums egaraguti --dir "$work/tables-slurm") ||
+    fail "the tables built through Slurm differ"
+"$root/scripts/tables-slurm.sh" verify "$work/tables-slurm" 6 > "$work/verify.txt" ||
+    fail "the check through Slurm failed: $(cat "$work/verify.txt")"
+grep -q "3v3: .* 0 disagreements" "$work/verify.txt" || fail "the check missed 3v3"
+echo "test-slurm: the tables built through Slurm are the tables built here, and check out"

@@ -48,6 +48,11 @@ pub struct VerifyArgs {
     /// on from the first level it had not finished.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(2..=2 * MAX_MEN as i64))]
     from_men: u32,
+    /// Check only the levels of this many men or fewer: with --from-men, the levels of
+    /// one number of men, a task of its own (every level reads only the lower ones, which
+    /// are built: all of them can be checked at once).
+    #[arg(long, default_value_t = 2 * MAX_MEN as u32, value_parser = clap::value_parser!(u32).range(2..=2 * MAX_MEN as i64))]
+    to_men: u32,
 }
 
 #[derive(Debug, Args)]
@@ -115,7 +120,8 @@ pub fn run_verify(args: &VerifyArgs) -> Result<(), String> {
     };
     // The lines go out as each level ends, the report of a check of hours; a reader that
     // went away does not stop the check.
-    let checks = verify(&args.dir, coverage, args.from_men as usize, &mut |check| {
+    let men = args.from_men as usize..=args.to_men as usize;
+    let checks = verify(&args.dir, coverage, men, &mut |check| {
         let _ = writeln!(
             out,
             "{}: {} positions checked ({} decided exactly by the positions after them), {} disagreements, {:.1} s",

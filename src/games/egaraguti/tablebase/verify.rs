@@ -86,14 +86,15 @@ pub enum Coverage {
     All { threads: usize },
 }
 
-/// Checks every level of the tables in `dir` of `from_men` men or more (levels of at most
-/// 22 men, as many as there are: a long check stopped part way goes on from a level), the
+/// Checks every level of the tables in `dir` whose men are within `men` (levels of at most
+/// 22 men, as many as there are: a long check stopped part way goes on from a level, and
+/// the levels of one number of men can be checked apart, on another machine), the
 /// positions `coverage` says, calling `progress` with each level's result. A file that is
 /// not whole or not a table is an error, and so is a set with a hole.
 pub fn verify(
     dir: &Path,
     coverage: Coverage,
-    from_men: usize,
+    men: std::ops::RangeInclusive<usize>,
     progress: &mut dyn FnMut(&LevelCheck),
 ) -> Result<Vec<LevelCheck>, String> {
     if !dir.is_dir() {
@@ -106,7 +107,7 @@ pub fn verify(
         Coverage::Sampled { seed, .. } => fastrand::Rng::with_seed(seed),
         Coverage::All { .. } => fastrand::Rng::with_seed(0),
     };
-    for total in from_men.max(2)..=2 * super::index::MAX_MEN {
+    for total in (*men.start()).max(2)..=(*men.end()).min(2 * super::index::MAX_MEN) {
         for level in levels_of_total(total) {
             // Every file is read whole, its header and checksum checked, even where the
             // other part of its level is missing.
