@@ -127,12 +127,14 @@ up() {
 }
 
 down() {
-    local daemon
+    local daemon pid
     for daemon in slurmd slurmctld munged; do
-        if alive "$state/$daemon.pid"; then
-            kill "$(cat "$state/$daemon.pid")"
+        # Read once: munged removes its own pid file as it exits.
+        pid="$(cat "$state/$daemon.pid" 2>/dev/null || true)"
+        if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+            kill "$pid"
             for _ in $(seq 50); do
-                alive "$state/$daemon.pid" || break
+                kill -0 "$pid" 2>/dev/null || break
                 sleep 0.1
             done
         fi
