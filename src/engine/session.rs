@@ -340,14 +340,7 @@ impl<G: Playable> Session for GameSession<G> {
         listener: Listener,
     ) -> JoinHandle<()> {
         if let Some(outcome) = self.result() {
-            // Nothing to search: the answer is due at once, even to `go infinite`.
-            listener(Event::GameOver(outcome));
-            flags.answered();
-            listener(Event::BestMove {
-                best: None,
-                ponder: None,
-            });
-            return thread::spawn(|| {});
+            return answer_finished(outcome, &flags, &listener);
         }
         let root = self.game.clone();
         let searcher = Arc::clone(&self.searcher);
@@ -437,6 +430,18 @@ impl<G: Playable> Session for GameSession<G> {
             answer.pass(Event::BestMove { best, ponder });
         })
     }
+}
+
+/// The answer to `go` in a finished game: nothing to search, so it is due at once, even to
+/// `go infinite`: how the game ended, then no move.
+fn answer_finished(outcome: Outcome, flags: &SearchFlags, listener: &Listener) -> JoinHandle<()> {
+    listener(Event::GameOver(outcome));
+    flags.answered();
+    listener(Event::BestMove {
+        best: None,
+        ponder: None,
+    });
+    thread::spawn(|| {})
 }
 
 /// The first legal move of `game`, if any: the answer of last resort.

@@ -21,7 +21,6 @@ use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
 pub use super::go::GoCommand;
-use super::go::go;
 use crate::core::printable::echo;
 
 /// One protocol command.
@@ -173,7 +172,7 @@ impl Command {
 }
 
 /// A keyword followed by a space or the end of the line (whole words only).
-pub(super) fn keyword<'a>(
+fn keyword<'a>(
     word: &'static str,
 ) -> impl Parser<&'a str, Output = &'a str, Error = nom::error::Error<&'a str>> {
     terminated(tag(word), alt((value((), char(' ')), value((), eof))))
@@ -330,6 +329,24 @@ fn fen_text(input: &str) -> IResult<&str, &str> {
         .unwrap_or(input.len());
     let (fen, remaining) = input.split_at(end);
     Ok((remaining.strip_prefix(' ').unwrap_or(remaining), fen))
+}
+
+/// `go perft <n>`, or `go` with limits in any order (see [`GoCommand`]: never refused).
+fn go(input: &str) -> IResult<&str, Command> {
+    let (input, _) = keyword("go").parse(input)?;
+    if input == "perft" || input.starts_with("perft ") {
+        // `go perft` counts, it does not search: a bad depth refuses the line.
+        let (rest_of_line, depth) = terminated(
+            preceded(
+                keyword("perft"),
+                verify(decimal_u32, |&depth| depth <= MAX_PERFT_DEPTH),
+            ),
+            eof,
+        )
+        .parse(input)?;
+        return Ok((rest_of_line, Command::GoPerft(depth)));
+    }
+    Ok(("", Command::Go(super::go::limits(input))))
 }
 
 /// `query <what> [<move>]`.

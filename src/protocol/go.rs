@@ -5,13 +5,10 @@
 
 use std::fmt;
 
-use nom::IResult;
 use nom::Parser;
-use nom::character::complete::{u32 as decimal_u32, u64 as decimal_u64};
-use nom::combinator::{eof, verify};
-use nom::sequence::{preceded, terminated};
-
-use super::command::{Command, MAX_PERFT_DEPTH, keyword};
+use nom::character::complete::u64 as decimal_u64;
+use nom::combinator::eof;
+use nom::sequence::terminated;
 
 /// The limits of a `go` command; any of them, in any order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -154,25 +151,12 @@ impl GoValue {
     }
 }
 
-/// `go perft <n>`, or `go` with limits in any order (none: infinite). Unlike every other
-/// command, `go` is never refused: words it cannot read are kept in
+/// The limits of `go` from the words after it, in any order (none: infinite). Unlike every
+/// other command, `go` is never refused: words it cannot read are kept in
 /// [`GoCommand::skipped`] and the search runs on the rest, so that every `go` gets its
 /// `bestmove`. An unreadable value never widens the search: a time counts as none left,
 /// a depth or node count as the smallest.
-pub(super) fn go(input: &str) -> IResult<&str, Command> {
-    let (input, _) = keyword("go").parse(input)?;
-    if input == "perft" || input.starts_with("perft ") {
-        // `go perft` counts, it does not search: a bad depth refuses the line.
-        let (rest_of_line, depth) = terminated(
-            preceded(
-                keyword("perft"),
-                verify(decimal_u32, |&depth| depth <= MAX_PERFT_DEPTH),
-            ),
-            eof,
-        )
-        .parse(input)?;
-        return Ok((rest_of_line, Command::GoPerft(depth)));
-    }
+pub(super) fn limits(input: &str) -> GoCommand {
     let mut limits = GoCommand::default();
     let mut words = input.split(' ').filter(|w| !w.is_empty()).peekable();
     // A `searchmoves` list, and a value, end at the next word of `go`.
@@ -203,7 +187,7 @@ pub(super) fn go(input: &str) -> IResult<&str, Command> {
             (_, None) => limits.skipped.push(word.to_owned()),
         }
     }
-    Ok(("", Command::Go(limits)))
+    limits
 }
 
 /// A whole token read as a decimal number (`None` on anything else, overflow included).
