@@ -16,8 +16,10 @@
 //!
 //! - [`mod@file`]: the network's file: a header (variant, shape, checksum) and the weights.
 
+pub mod accumulator;
 pub mod file;
 
+pub use self::accumulator::{Accumulator, MAX_HIDDEN};
 use crate::core::Player;
 
 /// The input layer's quantisation: a weight of 1.0 is `QA`; the clipped ReLU clips the
@@ -98,6 +100,7 @@ impl Network {
     ) -> Result<Network, ShapeError> {
         let fits = inputs > 0
             && hidden > 0
+            && hidden <= MAX_HIDDEN
             && hidden.is_multiple_of(HIDDEN_MULTIPLE)
             && Some(input_weights.len()) == inputs.checked_mul(hidden)
             && input_bias.len() == hidden
@@ -105,7 +108,7 @@ impl Network {
         if !fits {
             return Err(ShapeError(format!(
                 "weights of {}, {} and {} do not make {inputs} inputs x {hidden} hidden \
-                 (a multiple of {HIDDEN_MULTIPLE})",
+                 (a multiple of {HIDDEN_MULTIPLE}, at most {MAX_HIDDEN})",
                 input_weights.len(),
                 input_bias.len(),
                 output_weights.len()
@@ -177,28 +180,48 @@ impl Network {
 
     /// An accumulator with no input on: the biases, for both perspectives.
     pub fn empty_accumulator(&self) -> Accumulator {
-        Accumulator {
-            perspectives: [self.input_bias.clone(), self.input_bias.clone()],
-        }
+        Accumulator::of_bias(&self.input_bias)
+    }
+
+    /// Input `input`'s column of weights.
+    #[inline(always)]
+    fn column(&self, input: usize) -> &[i16] {
+        &self.input_weights[input * self.hidden..(input + 1) * self.hidden]
+    }
+
+    /// Input `input`'s column of `N` weights (`N` is `self.hidden`).
+    #[inline(always)]
+    fn column_sized<const N: usize>(&self, input: usize) -> &[i16; N] {
+        self.input_weights[input * N..(input + 1) * N]
+            .try_into()
+            .expect("a column of N weights")
     }
 
     /// Writes into `accumulator` `perspective`'s sum of the biases and the columns of
     /// `inputs`, worked out from nothing in the room it has (it must be this network's):
     /// for a game whose moves change too many inputs to follow. The usual sizes keep the
-    /// sum in registers and store it once.
+    /// sum in registers and store it once. In the machine's widest vectors.
     #[inline]
     pub fn refresh(&self, accumulator: &mut Accumulator, perspective: Player, inputs: &[usize]) {
-        let to = &mut accumulator.perspectives[perspective.index()][..self.hidden];
+        widest::refresh(self, accumulator, perspective, inputs);
+    }
+
+    /// [`Network::refresh`] in the instructions of the caller's target.
+    #[inline(always)]
+    fn refresh_portable(
+        &self,
+        accumulator: &mut Accumulator,
+        perspective: Player,
+        inputs: &[usize],
+    ) {
         match self.hidden {
-            32 => self.refresh_sized::<32>(to, inputs),
-            64 => self.refresh_sized::<64>(to, inputs),
+            32 => self.refresh_sized::<32>(accumulator.units_mut(perspective), inputs),
+            64 => self.refresh_sized::<64>(accumulator.units_mut(perspective), inputs),
             _ => {
+                let to = accumulator.slice_mut(perspective, self.hidden);
                 to.copy_from_slice(&self.input_bias);
                 for &input in inputs {
-                    let column = &self.input_weights[input * self.hidden..][..self.hidden];
-                    for (value, &weight) in to.iter_mut().zip(column) {
-                        *value = value.wrapping_add(weight);
-                    }
+                    add_to(to, self.column(input));
                 }
             }
         }
@@ -206,17 +229,12 @@ impl Network {
 
     /// [`Network::refresh`] for `N` units (`N` is `self.hidden`).
     #[inline(always)]
-    fn refresh_sized<const N: usize>(&self, to: &mut [i16], inputs: &[usize]) {
+    fn refresh_sized<const N: usize>(&self, to: &mut [i16; N], inputs: &[usize]) {
         let mut sum: [i16; N] = self.input_bias[..].try_into().expect("N biases");
         for &input in inputs {
-            let column: &[i16; N] = self.input_weights[input * N..(input + 1) * N]
-                .try_into()
-                .expect("a column of N weights");
-            for i in 0..N {
-                sum[i] = sum[i].wrapping_add(column[i]);
-            }
+            add_to(&mut sum, self.column_sized::<N>(input));
         }
-        to.copy_from_slice(&sum);
+        *to = sum;
     }
 
     /// The accumulator of a position whose inputs on are `on[perspective]`, worked out
@@ -234,27 +252,25 @@ impl Network {
     /// Turns input `input` on in `perspective`'s accumulator.
     #[inline(always)]
     pub fn add(&self, accumulator: &mut Accumulator, perspective: Player, input: usize) {
-        let column = &self.input_weights[input * self.hidden..(input + 1) * self.hidden];
-        let values = &mut accumulator.perspectives[perspective.index()][..self.hidden];
-        for (value, &weight) in values.iter_mut().zip(column) {
-            *value = value.wrapping_add(weight);
-        }
+        add_to(
+            accumulator.slice_mut(perspective, self.hidden),
+            self.column(input),
+        );
     }
 
     /// Turns input `input` off in `perspective`'s accumulator.
     #[inline(always)]
     pub fn remove(&self, accumulator: &mut Accumulator, perspective: Player, input: usize) {
-        let column = &self.input_weights[input * self.hidden..(input + 1) * self.hidden];
-        let values = &mut accumulator.perspectives[perspective.index()][..self.hidden];
-        for (value, &weight) in values.iter_mut().zip(column) {
-            *value = value.wrapping_sub(weight);
-        }
+        subtract_from(
+            accumulator.slice_mut(perspective, self.hidden),
+            self.column(input),
+        );
     }
 
     /// Writes into `child` `perspective`'s accumulator of `parent` with the inputs `on`
     /// turned on and `off` turned off, in one pass over the units for the common moves
     /// (one input on and one or two off: a quiet move, a capture) rather than a copy and a
-    /// pass an input.
+    /// pass an input. In the machine's widest vectors.
     #[inline]
     pub fn apply(
         &self,
@@ -264,23 +280,34 @@ impl Network {
         on: &[usize],
         off: &[usize],
     ) {
-        let h = self.hidden;
-        let from = &parent.perspectives[perspective.index()][..h];
-        let to = &mut child.perspectives[perspective.index()][..h];
+        widest::apply(self, parent, child, perspective, on, off);
+    }
+
+    /// [`Network::apply`] in the instructions of the caller's target.
+    #[inline(always)]
+    fn apply_portable(
+        &self,
+        parent: &Accumulator,
+        child: &mut Accumulator,
+        perspective: Player,
+        on: &[usize],
+        off: &[usize],
+    ) {
         // The usual sizes get loops of a length known when compiled: plain vector code,
         // with no checks of overlap or of a remainder at run time.
-        match h {
-            32 => self.apply_sized::<32>(from, to, on, off),
-            64 => self.apply_sized::<64>(from, to, on, off),
-            128 => self.apply_sized::<128>(from, to, on, off),
-            256 => self.apply_sized::<256>(from, to, on, off),
-            _ => {
-                to.copy_from_slice(from);
+        match self.hidden {
+            32 => self.apply_sized::<32>(parent, child, perspective, on, off),
+            64 => self.apply_sized::<64>(parent, child, perspective, on, off),
+            128 => self.apply_sized::<128>(parent, child, perspective, on, off),
+            256 => self.apply_sized::<256>(parent, child, perspective, on, off),
+            h => {
+                let to = child.slice_mut(perspective, h);
+                to.copy_from_slice(parent.slice(perspective, h));
                 for &input in on {
-                    self.add(child, perspective, input);
+                    add_to(to, self.column(input));
                 }
                 for &input in off {
-                    self.remove(child, perspective, input);
+                    subtract_from(to, self.column(input));
                 }
             }
         }
@@ -290,44 +317,46 @@ impl Network {
     #[inline(always)]
     fn apply_sized<const N: usize>(
         &self,
-        from: &[i16],
-        to: &mut [i16],
+        parent: &Accumulator,
+        child: &mut Accumulator,
+        perspective: Player,
         on: &[usize],
         off: &[usize],
     ) {
-        let column = |input: usize| -> &[i16; N] {
-            self.input_weights[input * N..(input + 1) * N]
-                .try_into()
-                .expect("a column of N weights")
-        };
-        let from: &[i16; N] = from.try_into().expect("N units");
-        let to: &mut [i16; N] = to.try_into().expect("N units");
+        let from = parent.units::<N>(perspective);
+        let to = child.units_mut::<N>(perspective);
         match (on, off) {
-            (&[a], &[r]) => sum_into(to, from, &[column(a)], &[column(r)]),
-            (&[a], &[r1, r2]) => sum_into(to, from, &[column(a)], &[column(r1), column(r2)]),
+            (&[a], &[r]) => sum_into(to, from, [self.column_sized(a)], [self.column_sized(r)]),
+            (&[a], &[r1, r2]) => sum_into(
+                to,
+                from,
+                [self.column_sized(a)],
+                [self.column_sized(r1), self.column_sized(r2)],
+            ),
             _ => {
                 *to = *from;
                 for &input in on {
-                    let column = column(input);
-                    for i in 0..N {
-                        to[i] = to[i].wrapping_add(column[i]);
-                    }
+                    add_to(to, self.column_sized::<N>(input));
                 }
                 for &input in off {
-                    let column = column(input);
-                    for i in 0..N {
-                        to[i] = to[i].wrapping_sub(column[i]);
-                    }
+                    subtract_from(to, self.column_sized::<N>(input));
                 }
             }
         }
     }
 
-    /// The position's value for `side` to move, in centipawns, from its accumulator.
+    /// The position's value for `side` to move, in centipawns, from its accumulator. In
+    /// the machine's widest vectors.
     #[inline]
     pub fn evaluate(&self, accumulator: &Accumulator, side: Player) -> i32 {
-        let own = &accumulator.perspectives[side.index()];
-        let other = &accumulator.perspectives[side.opponent().index()];
+        widest::evaluate(self, accumulator, side)
+    }
+
+    /// [`Network::evaluate`] in the instructions of the caller's target.
+    #[inline(always)]
+    fn evaluate_portable(&self, accumulator: &Accumulator, side: Player) -> i32 {
+        let own = accumulator.slice(side, self.hidden);
+        let other = accumulator.slice(side.opponent(), self.hidden);
         let sum = match &self.layer2 {
             None => {
                 let (own_weights, other_weights) = self.output_weights.split_at(self.hidden);
@@ -344,7 +373,7 @@ impl Network {
 impl Network {
     /// The output layer's sum, in `QA * QB` units, over the second layer's units worked
     /// out from the accumulators `own` (the side to move's) and `other`.
-    #[inline]
+    #[inline(always)]
     fn through_layer2(&self, layer2: &Layer2, own: &[i16], other: &[i16]) -> i32 {
         let h = self.hidden;
         let mut activations = [0i16; 2 * MAX_HIDDEN_BELOW_LAYER2];
@@ -362,6 +391,58 @@ impl Network {
             sum = sum.wrapping_add(unit * i32::from(weight));
         }
         sum
+    }
+}
+
+/// The network's three inner loops, each compiled twice: for the build's baseline
+/// (x86-64-v2, 128-bit vectors) and for AVX2 (256-bit), and called in the widest the
+/// processor has (looked up at the first call, then kept). The copies are the same plain
+/// Rust: the same integer sums, so the same values bit for bit.
+mod widest {
+    use super::{Accumulator, Network, Player};
+    use multiversion::multiversion;
+
+    #[multiversion(targets("x86_64+avx2"))]
+    pub(super) fn refresh(
+        network: &Network,
+        accumulator: &mut Accumulator,
+        perspective: Player,
+        inputs: &[usize],
+    ) {
+        network.refresh_portable(accumulator, perspective, inputs);
+    }
+
+    #[multiversion(targets("x86_64+avx2"))]
+    pub(super) fn apply(
+        network: &Network,
+        parent: &Accumulator,
+        child: &mut Accumulator,
+        perspective: Player,
+        on: &[usize],
+        off: &[usize],
+    ) {
+        network.apply_portable(parent, child, perspective, on, off);
+    }
+
+    #[multiversion(targets("x86_64+avx2"))]
+    pub(super) fn evaluate(network: &Network, accumulator: &Accumulator, side: Player) -> i32 {
+        network.evaluate_portable(accumulator, side)
+    }
+}
+
+/// `to += column`, unit by unit.
+#[inline(always)]
+fn add_to(to: &mut [i16], column: &[i16]) {
+    for (value, &weight) in to.iter_mut().zip(column) {
+        *value = value.wrapping_add(weight);
+    }
+}
+
+/// `to -= column`, unit by unit.
+#[inline(always)]
+fn subtract_from(to: &mut [i16], column: &[i16]) {
+    for (value, &weight) in to.iter_mut().zip(column) {
+        *value = value.wrapping_sub(weight);
     }
 }
 
@@ -384,15 +465,15 @@ fn plain_dot(values: &[i16], weights: &[i16]) -> i32 {
 fn sum_into<const N: usize, const P: usize, const M: usize>(
     to: &mut [i16; N],
     from: &[i16; N],
-    plus: &[&[i16; N]; P],
-    minus: &[&[i16; N]; M],
+    plus: [&[i16; N]; P],
+    minus: [&[i16; N]; M],
 ) {
     for i in 0..N {
         let mut value = from[i];
-        for column in plus {
+        for column in &plus {
             value = value.wrapping_add(column[i]);
         }
-        for column in minus {
+        for column in &minus {
             value = value.wrapping_sub(column[i]);
         }
         to[i] = value;
@@ -411,39 +492,6 @@ fn clipped_dot(values: &[i16], weights: &[i16]) -> i32 {
         .fold(0i32, |sum, (&value, &weight)| {
             sum.wrapping_add(i32::from(value.clamp(0, QA as i16)) * i32::from(weight))
         })
-}
-
-/// One position's accumulators, one a perspective: what the search keeps move by move.
-/// The default is empty, of no network (what a search with no network keeps).
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct Accumulator {
-    perspectives: [Vec<i16>; 2],
-}
-
-impl Accumulator {
-    /// Becomes a copy of `other` without allocating (both of one network).
-    #[inline]
-    pub fn copy_from(&mut self, other: &Accumulator) {
-        for (mine, theirs) in self.perspectives.iter_mut().zip(&other.perspectives) {
-            mine.copy_from_slice(theirs);
-        }
-    }
-}
-
-/// Cloned into a kept accumulator, the copy reuses its room: the search copies a node's
-/// state into its child's place at every null move.
-impl Clone for Accumulator {
-    fn clone(&self) -> Self {
-        Accumulator {
-            perspectives: self.perspectives.clone(),
-        }
-    }
-
-    fn clone_from(&mut self, source: &Self) {
-        for (mine, theirs) in self.perspectives.iter_mut().zip(&source.perspectives) {
-            mine.clone_from(theirs);
-        }
-    }
 }
 
 #[cfg(test)]
@@ -543,7 +591,8 @@ pub(crate) mod tests {
             // The float model: the clipped activations in units of 1.0, times the output
             // weights in units of 1.0, plus the bias, times the scale.
             let activation = |player: Player| -> Vec<f64> {
-                accumulator.perspectives[player.index()]
+                accumulator
+                    .slice(player, network.hidden)
                     .iter()
                     .map(|&v| f64::from(i32::from(v).clamp(0, QA)) / f64::from(QA))
                     .collect()
@@ -572,6 +621,64 @@ pub(crate) mod tests {
         );
     }
 
+    /// The dispatched loops (AVX2 where the processor has it, as this machine's do) give
+    /// what the baseline's copy of the same loops gives, bit for bit: every update shape,
+    /// the usual sizes and the general one, the output with and without a second layer.
+    #[test]
+    fn the_widest_loops_give_the_baselines_values_bit_for_bit() {
+        let mut rng = fastrand::Rng::with_seed(12);
+        for hidden in [16, 32, 48, 64, 128, 256] {
+            let inputs = 300;
+            let network = random_network(inputs, hidden, hidden as u64);
+            let mut input = || rng.usize(..inputs);
+            let on: Vec<usize> = (0..30).map(|_| input()).collect();
+            let mut parent = network.empty_accumulator();
+            let mut portable = network.empty_accumulator();
+            for perspective in Player::BOTH {
+                network.refresh(&mut parent, perspective, &on);
+                network.refresh_portable(&mut portable, perspective, &on);
+            }
+            assert_eq!(parent, portable, "refresh, {hidden} units");
+            assert_eq!(parent, network.accumulator([&on, &on]));
+            for (ons, offs) in [(1, 1), (1, 2), (2, 1), (0, 1), (3, 3)] {
+                let on: Vec<usize> = (0..ons).map(|_| input()).collect();
+                let off: Vec<usize> = (0..offs).map(|_| input()).collect();
+                let (mut widest, mut baseline) = (parent.clone(), parent.clone());
+                for perspective in Player::BOTH {
+                    network.apply(&parent, &mut widest, perspective, &on, &off);
+                    network.apply_portable(&parent, &mut baseline, perspective, &on, &off);
+                }
+                assert_eq!(widest, baseline, "apply, {hidden} units, {on:?} {off:?}");
+                for side in Player::BOTH {
+                    assert_eq!(
+                        network.evaluate(&widest, side),
+                        network.evaluate_portable(&widest, side)
+                    );
+                }
+            }
+            if hidden <= MAX_HIDDEN_BELOW_LAYER2 {
+                let units = 8;
+                let weights = (0..units * 2 * hidden)
+                    .map(|_| rng.i16(-300..=300))
+                    .collect();
+                let bias = (0..units).map(|_| rng.i32(-20_000..=20_000)).collect();
+                let output = (0..units).map(|_| rng.i16(-300..=300)).collect();
+                let layer2 = Layer2 {
+                    units,
+                    weights,
+                    bias,
+                };
+                let deep = network.clone().with_layer2(layer2, output).unwrap();
+                for side in Player::BOTH {
+                    assert_eq!(
+                        deep.evaluate(&parent, side),
+                        deep.evaluate_portable(&parent, side)
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn weights_that_do_not_fit_the_shape_are_refused() {
         let h = HIDDEN_MULTIPLE;
@@ -579,7 +686,9 @@ pub(crate) mod tests {
         assert!(Network::new(2, h, vec![0; 2 * h - 1], vec![0; h], vec![0; 2 * h], 0).is_err());
         assert!(Network::new(2, h, vec![0; 2 * h], vec![0; h], vec![0; h], 0).is_err());
         assert!(Network::new(0, h, vec![], vec![0; h], vec![0; 2 * h], 0).is_err());
-        // Units in whole lanes only.
+        // Units in whole lanes only, and no more than an accumulator holds.
         assert!(Network::new(2, 2, vec![0; 4], vec![0; 2], vec![0; 4], 0).is_err());
+        let big = MAX_HIDDEN + h;
+        assert!(Network::new(1, big, vec![0; big], vec![0; big], vec![0; 2 * big], 0).is_err());
     }
 }

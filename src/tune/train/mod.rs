@@ -19,9 +19,9 @@ pub mod samples;
 use std::thread;
 use std::time::Instant;
 
-use self::model::{Adam, MAX_HIDDEN, Params, Scratch, loss, output_factor};
+use self::model::{Adam, Params, Scratch, loss, output_factor};
 use self::samples::Samples;
-use crate::eval::network::{HIDDEN_MULTIPLE, MAX_HIDDEN_BELOW_LAYER2, Network};
+use crate::eval::network::{HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_HIDDEN_BELOW_LAYER2, Network};
 use crate::games::{Playable, Variant};
 
 /// The most units of a second layer.

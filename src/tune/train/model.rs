@@ -14,7 +14,7 @@
 /// inputs on: a sum of 63 inputs of this size and a bias stays under 128 (times `QA`). The
 /// network's file refuses weights beyond it.
 pub use crate::eval::network::WEIGHT_CLIP;
-use crate::eval::network::{Layer2, Network, Q2, QA, QB, SCALE};
+use crate::eval::network::{Layer2, MAX_HIDDEN, Network, Q2, QA, QB, SCALE};
 
 /// The model's parameters, or a gradient of them (the same shape).
 #[derive(Clone, Debug, PartialEq)]
@@ -261,9 +261,6 @@ impl Params {
         network.expect("the float model's shape is the network's")
     }
 }
-
-/// The largest accumulator a perspective the trainer takes.
-pub const MAX_HIDDEN: usize = 1024;
 
 /// One thread's room for a position's accumulators and second-layer sums.
 pub struct Scratch {
