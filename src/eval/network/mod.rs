@@ -334,13 +334,17 @@ impl Network {
                 [self.column_sized(r1), self.column_sized(r2)],
             ),
             _ => {
-                *to = *from;
+                // Summed in a local array, which nothing else can point into, so the
+                // compiler keeps it in vector registers rather than re-reading memory that
+                // a column might share.
+                let mut sum = *from;
                 for &input in on {
-                    add_to(to, self.column_sized::<N>(input));
+                    add_to(&mut sum, self.column_sized::<N>(input));
                 }
                 for &input in off {
-                    subtract_from(to, self.column_sized::<N>(input));
+                    subtract_from(&mut sum, self.column_sized::<N>(input));
                 }
+                *to = sum;
             }
         }
     }
