@@ -10,7 +10,7 @@ use ternion::eval::network::file::{self, NetworkKind};
 use ternion::games::Variant;
 use ternion::games::lielow::Lielow8;
 use ternion::protocol::daemon::{Daemon, Sink};
-use ternion::tune::train::model::Params;
+use ternion::tune::train::model::{Params, Shape};
 
 /// A daemon whose output is collected.
 struct Harness {
@@ -56,9 +56,19 @@ fn scratch_dir(name: &str) -> PathBuf {
 /// A seeded random network of `variant`'s inputs, as a file's bytes.
 fn network_bytes(variant: &str, inputs: usize, seed: u64) -> Vec<u8> {
     let mut rng = fastrand::Rng::with_seed(seed);
-    let network = Params::random(inputs, 16, 0, &mut rng).quantise();
-    // Every game's inputs are of their first layout.
-    let kind = NetworkKind { variant, layout: 1 };
+    let shape = Shape {
+        inputs,
+        hidden: 16,
+        layer2: 0,
+        buckets: 1,
+    };
+    let network = Params::random(shape, &mut rng).quantise();
+    // Every game's inputs are of their first layout; one output layer reads for any game.
+    let kind = NetworkKind {
+        variant,
+        layout: 1,
+        buckets: 1,
+    };
     file::to_bytes(&network, kind)
 }
 
@@ -125,8 +135,14 @@ fn eval_file_loads_a_network_of_its_variant_and_refuses_anything_else() {
     }
     // Values no trainer writes, under a right checksum: the output bias at i32::MAX.
     let mut rng = fastrand::Rng::with_seed(1);
-    let mut absurd = Params::random(1152, 16, 0, &mut rng);
-    absurd.output_bias = 1e9;
+    let shape = Shape {
+        inputs: 1152,
+        hidden: 16,
+        layer2: 0,
+        buckets: 1,
+    };
+    let mut absurd = Params::random(shape, &mut rng);
+    absurd.output_bias = vec![1e9];
     let absurd_path = dir.join("absurd.nnue");
     std::fs::write(
         &absurd_path,

@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use proptest::prelude::*;
 use ternion::core::Player;
 use ternion::eval::network::file::{self, NetworkKind};
-use ternion::eval::{EVAL_LIMIT, Evaluator, network_or_terms};
+use ternion::eval::{EVAL_LIMIT, Evaluate, Evaluator, network_or_terms};
 use ternion::games::egaraguti::tablebase::index::Material;
 use ternion::games::egaraguti::tablebase::table::Table;
 use ternion::games::lielow::Lielow8;
@@ -29,7 +29,7 @@ use ternion::games::{Playable, Variant};
 use ternion::protocol::command::{Command, GoCommand, PositionCommand, Query};
 use ternion::protocol::daemon::{Daemon, Sink};
 use ternion::rules::{Notation, Rules};
-use ternion::tune::train::model::Params;
+use ternion::tune::train::model::{Params, Shape};
 
 const TERNION: &str = env!("CARGO_BIN_EXE_ternion");
 
@@ -350,10 +350,16 @@ proptest! {
 // ---- The network loader ----
 
 /// A valid network file of Lielow's inputs (16 units; on the terms or alone; with a second
-/// layer or not).
-fn network_file(seed: u64, layer2: usize, on_terms: bool) -> Vec<u8> {
+/// layer or not; with one output layer or Lielow's buckets).
+fn network_file(seed: u64, layer2: usize, buckets: usize, on_terms: bool) -> Vec<u8> {
     let mut rng = fastrand::Rng::with_seed(seed);
-    let network = Params::random(1152, 16, layer2, &mut rng)
+    let shape = Shape {
+        inputs: 1152,
+        hidden: 16,
+        layer2,
+        buckets,
+    };
+    let network = Params::random(shape, &mut rng)
         .quantise()
         .with_terms(on_terms);
     file::to_bytes(&network, NetworkKind::of::<Lielow8>("lielow"))
@@ -382,9 +388,15 @@ fn load_answers(bytes: &[u8]) -> Result<bool, TestCaseError> {
                 ternion::eval::Evaluate::inputs(&game, *perspective, |i| inputs.push(i));
             }
             let accumulator = network.accumulator([&on[0], &on[1]]);
+            let value = network_or_terms(&game, &evaluator, &accumulator, || 50);
+            prop_assert!(value.abs() <= EVAL_LIMIT, "{}", value);
+            // Every bucket's layer evaluates, within what weights in the trainer's range
+            // can give (about 51,000 at 32 units a side).
             for side in Player::BOTH {
-                let value = network_or_terms(&evaluator, &accumulator, side, || 50);
-                prop_assert!(value.abs() <= EVAL_LIMIT, "{}", value);
+                for bucket in 0..network.buckets() {
+                    let value = network.evaluate(&accumulator, side, bucket);
+                    prop_assert!(value.abs() <= 10 * EVAL_LIMIT, "{}", value);
+                }
             }
             Ok(true)
         }
@@ -407,12 +419,13 @@ proptest! {
     fn a_changed_byte_is_refused_or_loads_a_sane_network(
         seed in any::<u64>(),
         layer2 in prop::sample::select(vec![0usize, 8]),
+        buckets in prop::sample::select(vec![1usize, Lielow8::OUTPUT_BUCKETS]),
         on_terms in any::<bool>(),
         at in any::<prop::sample::Index>(),
         flip in 1u8..=255,
         resum in any::<bool>(),
     ) {
-        let mut bytes = network_file(seed, layer2, on_terms);
+        let mut bytes = network_file(seed, layer2, buckets, on_terms);
         let body = bytes.len() - 8;
         let at = at.index(if resum { body } else { bytes.len() });
         bytes[at] ^= flip;

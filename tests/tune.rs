@@ -233,43 +233,58 @@ fn a_given_scale_replaces_the_fitted_one() {
     assert_ne!(given.network, fitted.network);
 }
 
+/// With one output layer and with Lielow's output buckets (each position read by its
+/// bucket's layer in both the float model and the engine).
 #[test]
 fn the_quantised_network_stays_near_the_float_model_on_held_out_positions() {
     let data = lielow_data();
-    let report = train(&tiny_config(2), &[("data", &data)], &mut |_| {}).expect("training runs");
-    let evaluator = Evaluator::Network(Arc::new(report.network.clone()));
-    let mut scratch = Scratch::new(report.params.hidden, report.params.layer2);
-    let (mut worst, mut total) = (0.0f32, 0.0f32);
-    let mut compared = 0;
-    // The held-out lines: the first block of every ten.
-    for (index, line) in data.lines().enumerate() {
-        if !is_held_out(index, HOLD_OUT_BLOCK) {
-            continue;
-        }
-        let game = parse_line::<Lielow8>(line).expect("a data line").game;
-        let side = game.side_to_move();
-        let inputs = |perspective| {
-            let mut on = Vec::new();
-            game.inputs(perspective, |input| on.push(input as u32));
-            on
+    for output_buckets in [false, true] {
+        let mut config = tiny_config(2);
+        config.output_buckets = output_buckets;
+        let report = train(&config, &[("data", &data)], &mut |_| {}).expect("training runs");
+        let buckets = if output_buckets {
+            Lielow8::OUTPUT_BUCKETS
+        } else {
+            1
         };
-        let float = report
-            .params
-            .forward(&inputs(side), &inputs(side.opponent()), &mut scratch)
-            * SCALE as f32;
-        let integer = game.evaluate_by(&evaluator) as f32;
-        worst = worst.max((float - integer).abs());
-        total += (float - integer).abs();
-        compared += 1;
+        assert_eq!(report.network.buckets(), buckets);
+        let evaluator = Evaluator::Network(Arc::new(report.network.clone()));
+        let mut scratch = Scratch::new(report.params.hidden, report.params.layer2);
+        let (mut worst, mut total) = (0.0f32, 0.0f32);
+        let mut compared = 0;
+        // The held-out lines: the first block of every ten.
+        for (index, line) in data.lines().enumerate() {
+            if !is_held_out(index, HOLD_OUT_BLOCK) {
+                continue;
+            }
+            let game = parse_line::<Lielow8>(line).expect("a data line").game;
+            let side = game.side_to_move();
+            let inputs = |perspective| {
+                let mut on = Vec::new();
+                game.inputs(perspective, |input| on.push(input as u32));
+                on
+            };
+            let bucket = report.params.bucket(game.output_bucket());
+            let float = (report.params).forward(
+                &inputs(side),
+                &inputs(side.opponent()),
+                bucket,
+                &mut scratch,
+            ) * SCALE as f32;
+            let integer = game.evaluate_by(&evaluator) as f32;
+            worst = worst.max((float - integer).abs());
+            total += (float - integer).abs();
+            compared += 1;
+        }
+        assert!(compared > 100, "{compared} held-out positions");
+        // The stated bounds, in centipawns: at most 10 apart, 3 on average (the input
+        // layer's rounding to 1/255, over a few dozen inputs on, is most of it).
+        let mean = total / compared as f32;
+        assert!(
+            worst <= 10.0 && mean <= 3.0,
+            "{buckets} buckets: {worst} cp apart at most, {mean} on average"
+        );
     }
-    assert!(compared > 100, "{compared} held-out positions");
-    // The stated bounds, in centipawns: at most 10 apart, 3 on average (the input layer's
-    // rounding to 1/255, over a few dozen inputs on, is most of it).
-    let mean = total / compared as f32;
-    assert!(
-        worst <= 10.0 && mean <= 3.0,
-        "{worst} cp apart at most, {mean} on average"
-    );
 }
 
 #[test]

@@ -26,6 +26,10 @@ pub struct TrainArgs {
     /// 128, over at most 512 hidden.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=128))]
     layer2: u32,
+    /// One output layer for each of the variant's output buckets (Lielow's: the stacks
+    /// left, in quarters of the start's), rather than one for every position.
+    #[arg(long)]
+    output_buckets: bool,
     /// Lines held out for validation come in blocks of this many, one block in ten: a block
     /// should hold several games, so that the held-out positions are of other games than
     /// the training ones (Lielow's games write about 20 positions, Lerontenin's hundreds).
@@ -106,6 +110,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let mut config = TrainConfig::new(variant);
     config.hidden = args.hidden as usize;
     config.layer2 = args.layer2 as usize;
+    config.output_buckets = args.output_buckets;
     config.hold_out_block = args.hold_out_block as usize;
     config.epochs = args.epochs;
     config.batch = args.batch as usize;
@@ -125,18 +130,13 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     out.commit(&bytes)?;
     let best = &report.epochs[report.best as usize - 1];
     println!(
-        "kept epoch {} of {}: validation loss {:.6} (at the start {:.6}); {} inputs x {} \
-         hidden{}, {} bytes written to {}",
+        "kept epoch {} of {}: validation loss {:.6} (at the start {:.6}); {}, {} bytes \
+         written to {}",
         report.best,
         report.epochs.len(),
         best.validation_loss,
         report.start_loss,
-        report.network.inputs(),
-        report.network.hidden(),
-        match report.network.layer2() {
-            Some(layer2) => format!(" x {} second-layer units", layer2.units),
-            None => String::new(),
-        },
+        report.network.shape_words(),
         bytes.len(),
         args.out.display()
     );

@@ -86,6 +86,17 @@ pub trait Evaluate: Rules {
         let _ = (perspective, on);
     }
 
+    /// The output buckets a network of the game may have (1: none): a position's bucket
+    /// picks which of the output layer's copies evaluates it, so that what counts when
+    /// much material is left and what counts in an ending can be weighed apart. A network
+    /// has either one output layer or this many.
+    const OUTPUT_BUCKETS: usize = 1;
+
+    /// This position's output bucket, below [`Evaluate::OUTPUT_BUCKETS`].
+    fn output_bucket(&self) -> usize {
+        0
+    }
+
     /// The network the game ships, built into the binary, if it has one.
     fn shipped_network() -> Option<Arc<Network>> {
         None
@@ -206,24 +217,29 @@ pub fn accumulator_for<G: Evaluate>(game: &G, evaluator: &Evaluator) -> Accumula
 /// passes for a won game or a mate.
 pub const EVAL_LIMIT: i32 = 15_000;
 
-/// A position's value by `evaluator` for `side` to move, from the `accumulator` the search
-/// kept: the network's output (added to the terms for a network trained on what they
-/// miss), or the terms; `terms` is called only when they are needed. A network's value is
-/// held within [`EVAL_LIMIT`].
+/// `game`'s value by `evaluator` for the side to move, from the `accumulator` the search
+/// kept: the network's output in the position's bucket (added to the terms for a network
+/// trained on what they miss), or the terms; `terms` is called only when they are needed.
+/// A network's value is held within [`EVAL_LIMIT`].
 #[inline]
-pub fn network_or_terms(
+pub fn network_or_terms<G: Evaluate>(
+    game: &G,
     evaluator: &Evaluator,
     accumulator: &Accumulator,
-    side: Player,
     terms: impl FnOnce() -> i32,
 ) -> i32 {
+    let output = |network: &Network| {
+        let bucket = match network.buckets() {
+            1 => 0,
+            _ => game.output_bucket(),
+        };
+        network.evaluate(accumulator, game.side_to_move(), bucket)
+    };
     match evaluator.network() {
         Some(network) if network.on_terms() => {
-            (terms() + network.evaluate(accumulator, side)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+            (terms() + output(network)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
         }
-        Some(network) => network
-            .evaluate(accumulator, side)
-            .clamp(-EVAL_LIMIT, EVAL_LIMIT),
+        Some(network) => output(network).clamp(-EVAL_LIMIT, EVAL_LIMIT),
         None => terms(),
     }
 }

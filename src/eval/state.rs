@@ -81,6 +81,6 @@ impl<G: RecomputedAccumulator> EvalState<G> for Accumulator {
     /// or the terms.
     #[inline]
     fn value(game: &G, evaluator: &Evaluator, state: &Accumulator) -> i32 {
-        network_or_terms(evaluator, state, game.side_to_move(), || game.evaluate())
+        network_or_terms(game, evaluator, state, || game.evaluate())
     }
 }

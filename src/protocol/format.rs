@@ -265,13 +265,8 @@ pub fn eval(session: &dyn Session) -> Vec<String> {
 /// The line that says `EvalFile` loaded a network.
 pub fn network_loaded(variant: Variant, name: &str, network: &Network) -> String {
     format!(
-        "info string EvalFile {name}: a network of {variant}, {} inputs x {} hidden{}{}",
-        network.inputs(),
-        network.hidden(),
-        match network.layer2() {
-            Some(layer2) => format!(" x {} second-layer units", layer2.units),
-            None => String::new(),
-        },
+        "info string EvalFile {name}: a network of {variant}, {}{}",
+        network.shape_words(),
         match network.on_terms() {
             true => ", on the hand-written terms",
             false => "",

@@ -11,7 +11,7 @@ use ternion::games::Playable;
 use ternion::rules::Rules;
 use ternion::search::Searchable;
 use ternion::search::score::DISTANCE_BOUND;
-use ternion::tune::train::model::Params;
+use ternion::tune::train::model::{Params, Shape};
 
 /// Plays `playouts` random games from the start position (seeds `seed..seed + playouts`),
 /// at most `max_plies` plies each, checking at every ply:
@@ -73,9 +73,9 @@ pub fn check_random_playouts<G: Playable>(seed: u64, playouts: u64, max_plies: u
                 let fresh = match evaluator {
                     Evaluator::Terms => game.evaluate(),
                     Evaluator::Network(network) => network_or_terms(
+                        &game,
                         evaluator,
                         &fresh_accumulator(&game, network),
-                        game.side_to_move(),
                         || game.evaluate(),
                     ),
                 };
@@ -113,13 +113,26 @@ pub fn check_random_playouts<G: Playable>(seed: u64, playouts: u64, max_plies: u
 }
 
 /// The evaluators to keep states for: the terms, and in a game with a network a seeded
-/// random one of 32 units (a size the accumulator's update has a fixed-length loop for).
+/// random one of 32 units (a size the accumulator's update has a fixed-length loop for),
+/// and one with the game's output buckets if it has them (each bucket's layer its own).
 fn evaluators<G: Playable>(seed: u64) -> Vec<Evaluator> {
     let mut evaluators = vec![Evaluator::Terms];
     if G::INPUTS > 0 {
         let mut rng = fastrand::Rng::with_seed(seed);
-        let network = Params::random(G::INPUTS, 32, 0, &mut rng).quantise();
+        let mut shape = Shape {
+            inputs: G::INPUTS,
+            hidden: 32,
+            layer2: 0,
+            buckets: 1,
+        };
+        let network = Params::random(shape, &mut rng).quantise();
         evaluators.push(Evaluator::Network(Arc::new(network)));
+        if G::OUTPUT_BUCKETS > 1 {
+            shape.buckets = G::OUTPUT_BUCKETS;
+            let mut params = Params::random(shape, &mut rng);
+            (params.output_weights.iter_mut()).for_each(|w| *w += rng.f32() - 0.5);
+            evaluators.push(Evaluator::Network(Arc::new(params.quantise())));
+        }
     }
     evaluators
 }
@@ -129,6 +142,12 @@ fn check_position<G: Playable>(game: &G, moves: &[G::Move], at: &str) {
         game.hash(),
         game.hash_from_scratch(),
         "{at}: incremental hash"
+    );
+    assert!(
+        game.output_bucket() < G::OUTPUT_BUCKETS,
+        "{at}: output bucket {} of {}",
+        game.output_bucket(),
+        G::OUTPUT_BUCKETS
     );
     assert_eq!(
         game.outcome().is_some(),

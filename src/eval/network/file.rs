@@ -5,25 +5,28 @@
 //!
 //! ```text
 //! magic     8 bytes   "ternNNUE"
-//! version   u16       4
+//! version   u16       5
 //! variant   u8 length, then the variant's name (UTF-8)
 //! layout    u16       the version of the variant's input layout (the game's INPUT_LAYOUT)
 //! quant     i32 x 4   QA, QB, Q2 and SCALE, as the file was quantised
 //! inputs    u32
 //! hidden    u32
 //! layer 2   u32       its units, 0 for none
+//! buckets   u32       the output layer's copies: 1, or the game's output buckets
 //! base      u8        0: the output alone; 1: added to the hand-written evaluation
 //! weights   i16 x inputs*hidden, i16 x hidden (bias),
 //!           with a second layer: i16 x units*2*hidden, i32 x units (bias),
-//!           i16 x (units, or 2*hidden without a second layer) (output), i32 (bias)
+//!           for each bucket: i16 x (units, or 2*hidden without a second layer) (output),
+//!           then for each bucket: i32 (bias)
 //! checksum  u64       FNV-1a of every byte before it
 //! ```
 //!
 //! A file whose layout is not the game's, or that was quantised with other constants than
-//! this engine's, is refused: its numbers would be read as something else, silently.
-//! Version 3 (no layout, no quantisation) and version 2 (nor the second layer's fields) are
-//! read too: their inputs are the first layout of each game and their constants the ones
-//! this engine still has, so they read as they were written.
+//! this engine's, or whose buckets the game does not have, is refused: its numbers would
+//! be read as something else, silently. Version 4 (one output layer), version 3 (nor a
+//! layout, nor a quantisation) and version 2 (nor the second layer's fields) are read too:
+//! their inputs are the first layout of each game and their constants the ones this engine
+//! still has, so they read as they were written.
 
 use std::io::Read;
 use std::path::Path;
@@ -37,7 +40,9 @@ use crate::eval::Evaluate;
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
 const MAGIC: &[u8; 8] = b"ternNNUE";
-const VERSION: u16 = 4;
+const VERSION: u16 = 5;
+/// The version before the output buckets, still read.
+const VERSION_ONE_BUCKET: u16 = 4;
 /// The version before the layout and the quantisation were written, still read.
 const VERSION_UNLABELLED: u16 = 3;
 /// The version before the second layer, still read.
@@ -54,6 +59,8 @@ const QUANTISATION: [i32; 4] = [QA, QB, Q2, SCALE];
 pub struct NetworkKind<'a> {
     pub variant: &'a str,
     pub layout: u16,
+    /// The game's output buckets: a file has one output layer or this many.
+    pub buckets: usize,
 }
 
 impl<'a> NetworkKind<'a> {
@@ -62,6 +69,7 @@ impl<'a> NetworkKind<'a> {
         NetworkKind {
             variant,
             layout: G::INPUT_LAYOUT,
+            buckets: G::OUTPUT_BUCKETS,
         }
     }
 }
@@ -88,6 +96,7 @@ pub fn to_bytes(network: &Network, kind: NetworkKind) -> Vec<u8> {
     out.extend_from_slice(&(network.hidden as u32).to_le_bytes());
     let units = network.layer2.as_ref().map_or(0, |layer2| layer2.units);
     out.extend_from_slice(&(units as u32).to_le_bytes());
+    out.extend_from_slice(&(network.buckets as u32).to_le_bytes());
     out.push(u8::from(network.on_terms));
     put_i16s(&mut out, &network.input_weights);
     put_i16s(&mut out, &network.input_bias);
@@ -98,7 +107,9 @@ pub fn to_bytes(network: &Network, kind: NetworkKind) -> Vec<u8> {
         }
     }
     put_i16s(&mut out, &network.output_weights);
-    out.extend_from_slice(&network.output_bias.to_le_bytes());
+    for bias in &network.output_bias {
+        out.extend_from_slice(&bias.to_le_bytes());
+    }
     let sum = checksum(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
@@ -153,6 +164,19 @@ pub fn from_bytes(bytes: &[u8], kind: NetworkKind) -> Result<Network, String> {
         VERSION_ONE_LAYER => 0,
         _ => u32::from_le_bytes(reader.take()?) as usize,
     };
+    let buckets = match version {
+        VERSION => u32::from_le_bytes(reader.take()?) as usize,
+        _ => 1,
+    };
+    if buckets != 1 && buckets != kind.buckets {
+        return Err(format!(
+            "a network of {buckets} output buckets, where {variant} has {}",
+            match kind.buckets {
+                1 => "none".to_string(),
+                n => format!("1 or {n}"),
+            }
+        ));
+    }
     let on_terms = match reader.take::<1>()? {
         [0] => false,
         [1] => true,
@@ -182,42 +206,39 @@ pub fn from_bytes(bytes: &[u8], kind: NetworkKind) -> Result<Network, String> {
             })
         }
     };
-    let output_weights = reader.weights(if units > 0 { units } else { 2 * hidden })?;
-    let output_bias = i32::from_le_bytes(reader.take()?);
+    let per_bucket = if units > 0 { units } else { 2 * hidden };
+    let output_weights = reader.weights(buckets * per_bucket)?;
+    let output_bias = (0..buckets)
+        .map(|_| reader.take().map(i32::from_le_bytes))
+        .collect::<Result<Vec<i32>, String>>()?;
     if !reader.bytes.is_empty() {
         return Err("a network file longer than its shape".into());
     }
     let bad_shape =
         |error: super::ShapeError| format!("a network file of a bad shape: {}", error.0);
+    let network = Network::new(
+        inputs,
+        hidden,
+        input_weights,
+        input_bias,
+        vec![0; 2 * hidden],
+        0,
+    );
     match layer2 {
-        None => Network::new(
-            inputs,
-            hidden,
-            input_weights,
-            input_bias,
-            output_weights,
-            output_bias,
-        ),
-        Some(layer2) => Network::new(
-            inputs,
-            hidden,
-            input_weights,
-            input_bias,
-            vec![0; 2 * hidden],
-            output_bias,
-        )
-        .and_then(|network| network.with_layer2(layer2, output_weights)),
+        None => network,
+        Some(layer2) => network.and_then(|network| network.with_layer2(layer2, vec![0; units])),
     }
+    .and_then(|network| network.with_buckets(buckets, output_weights, output_bias))
     .map(|network| network.with_terms(on_terms))
     .map_err(bad_shape)
     .and_then(values_a_trainer_writes)
 }
 
-/// Reads a version 4 file's input layout and quantisation, and refuses what this engine
+/// Reads a version 4 or 5 file's input layout and quantisation, and refuses what this engine
 /// would misread; older files carry neither and are of the first layout.
 fn read_labels(reader: &mut Reader, version: u16, kind: NetworkKind) -> Result<(), String> {
     let (layout, quantisation) = match version {
-        VERSION => {
+        VERSION | VERSION_ONE_BUCKET => {
             let layout = u16::from_le_bytes(reader.take()?);
             let mut quantisation = [0; 4];
             for constant in &mut quantisation {
@@ -253,7 +274,7 @@ fn values_a_trainer_writes(network: Network) -> Result<Network, String> {
         .chain(&network.output_weights)
         .chain(layer2.iter().flat_map(|layer2| &layer2.weights))
         .all(|weight| weight.unsigned_abs() <= MAX_WEIGHT as u16);
-    let biases_fit = std::iter::once(&network.output_bias)
+    let biases_fit = (network.output_bias.iter())
         .chain(layer2.iter().flat_map(|layer2| &layer2.bias))
         .all(|bias| bias.unsigned_abs() <= MAX_BIAS as u32);
     match weights_fit && biases_fit {
@@ -322,7 +343,7 @@ impl<'a> Reader<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::random_network;
+    use super::super::tests::{random_network, with_random_buckets};
     use super::*;
 
     /// A network of `variant`, of the first input layout.
@@ -330,6 +351,7 @@ mod tests {
         NetworkKind {
             variant,
             layout: FIRST_LAYOUT,
+            buckets: 1,
         }
     }
 
@@ -372,10 +394,43 @@ mod tests {
     }
 
     #[test]
-    fn files_of_versions_three_and_two_read_as_the_first_layout() {
+    fn a_network_with_output_buckets_reads_back_as_written_and_only_for_its_game() {
+        let network = with_random_buckets(random_network(30, 16, 7), 4, 8);
+        let four_buckets = NetworkKind {
+            buckets: 4,
+            ..kind("lielow")
+        };
+        let bytes = to_bytes(&network, four_buckets);
+        assert_eq!(from_bytes(&bytes, four_buckets), Ok(network.clone()));
+        // A game of other buckets, or of none, refuses it with one line.
+        for buckets in [1, 3] {
+            let other = NetworkKind {
+                buckets,
+                ..kind("lielow")
+            };
+            let error = from_bytes(&bytes, other).unwrap_err();
+            assert!(error.contains("a network of 4 output buckets"), "{error}");
+        }
+        // One output layer reads for any game.
+        let one = random_network(30, 16, 7);
+        assert_eq!(
+            from_bytes(&to_bytes(&one, four_buckets), four_buckets),
+            Ok(one)
+        );
+    }
+
+    #[test]
+    fn files_of_versions_four_three_and_two_read_as_they_were_written() {
         let network = random_network(30, 16, 7).with_terms(true);
-        let four = to_bytes(&network, kind("lielow"));
+        let five = to_bytes(&network, kind("lielow"));
         let name_end = MAGIC.len() + 2 + 1 + "lielow".len();
+        // Version 4: no buckets' field after the second layer's units (the layout, the
+        // quantisation, the inputs, the units and the second layer's: 30 bytes before it).
+        let mut four = five[..name_end + 30].to_vec();
+        four.extend_from_slice(&five[name_end + 34..five.len() - 8]);
+        four[MAGIC.len()..MAGIC.len() + 2].copy_from_slice(&VERSION_ONE_BUCKET.to_le_bytes());
+        let four = summed(four);
+        assert_eq!(from_bytes(&four, kind("lielow")), Ok(network.clone()));
         // Version 3: no layout, no quantisation (18 bytes).
         let mut three = four[..name_end].to_vec();
         three.extend_from_slice(&four[name_end + 18..four.len() - 8]);
@@ -391,8 +446,8 @@ mod tests {
         assert_eq!(from_bytes(&summed(two), kind("lielow")), Ok(network));
         // A game whose inputs moved on refuses them.
         let later = NetworkKind {
-            variant: "lielow",
             layout: FIRST_LAYOUT + 1,
+            ..kind("lielow")
         };
         let error = from_bytes(&summed(three), later).unwrap_err();
         assert!(error.contains("input layout 1 of lielow, not 2"), "{error}");
@@ -403,8 +458,8 @@ mod tests {
         let network = random_network(30, 16, 7);
         let bytes = to_bytes(&network, kind("lielow"));
         let later = NetworkKind {
-            variant: "lielow",
             layout: 2,
+            ..kind("lielow")
         };
         let error = from_bytes(&bytes, later).unwrap_err();
         assert_eq!(
@@ -455,7 +510,7 @@ mod tests {
         };
         for bias in [i32::MAX, i32::MIN, MAX_BIAS + 1, -MAX_BIAS - 1] {
             refused(&Network {
-                output_bias: bias,
+                output_bias: vec![bias],
                 ..network.clone()
             });
         }

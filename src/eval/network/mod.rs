@@ -43,6 +43,9 @@ pub const MAX_WEIGHT: i16 = 507;
 /// layer's) the trainer writes.
 pub const MAX_BIAS: i32 = 129_255;
 
+/// The most output buckets a network has.
+pub const MAX_BUCKETS: usize = 16;
+
 /// The most units a perspective a network with a second layer has (its activations are
 /// gathered on the stack).
 pub const MAX_HIDDEN_BELOW_LAYER2: usize = 512;
@@ -64,10 +67,14 @@ pub struct Network {
     input_bias: Vec<i16>,
     /// The second layer, if there is one.
     layer2: Option<Layer2>,
-    /// Without a second layer, the side to move's `hidden` weights, then the other
-    /// side's; with one, a weight for each of its units.
+    /// The output layer's copies, one an output bucket, each without a second layer the
+    /// side to move's `hidden` weights, then the other side's, and with one a weight for
+    /// each of its units.
     output_weights: Vec<i16>,
-    output_bias: i32,
+    /// The output layer's bias, one an output bucket.
+    output_bias: Vec<i32>,
+    /// The output buckets: 1, or the game's [`crate::eval::Evaluate::OUTPUT_BUCKETS`].
+    buckets: usize,
     /// Whether the network's output is added to the game's hand-written evaluation (a
     /// network trained on what the terms miss) rather than standing alone.
     on_terms: bool,
@@ -121,7 +128,8 @@ impl Network {
             input_bias,
             layer2: None,
             output_weights,
-            output_bias,
+            output_bias: vec![output_bias],
+            buckets: 1,
             on_terms: false,
         })
     }
@@ -157,6 +165,51 @@ impl Network {
     /// The second layer, if the network has one.
     pub fn layer2(&self) -> Option<&Layer2> {
         self.layer2.as_ref()
+    }
+
+    /// This network with `buckets` copies of its output layer (after its second layer, if
+    /// it has one): `output_weights` the copies one after the other, `output_bias` one a
+    /// copy.
+    pub fn with_buckets(
+        mut self,
+        buckets: usize,
+        output_weights: Vec<i16>,
+        output_bias: Vec<i32>,
+    ) -> Result<Network, ShapeError> {
+        let per_bucket = self.output_weights.len() / self.buckets;
+        let fits = (1..=MAX_BUCKETS).contains(&buckets)
+            && Some(output_weights.len()) == buckets.checked_mul(per_bucket)
+            && output_bias.len() == buckets;
+        if !fits {
+            return Err(ShapeError(format!(
+                "output weights of {} and {} biases do not make {buckets} buckets of \
+                 {per_bucket} (1 to {MAX_BUCKETS} buckets)",
+                output_weights.len(),
+                output_bias.len()
+            )));
+        }
+        self.buckets = buckets;
+        self.output_weights = output_weights;
+        self.output_bias = output_bias;
+        Ok(self)
+    }
+
+    /// The output buckets (1: none).
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
+    /// The shape in words: "1152 inputs x 32 hidden", then the second layer's units and
+    /// the output buckets where there are some.
+    pub fn shape_words(&self) -> String {
+        let mut words = format!("{} inputs x {} hidden", self.inputs, self.hidden);
+        if let Some(layer2) = &self.layer2 {
+            words += &format!(" x {} second-layer units", layer2.units);
+        }
+        if self.buckets > 1 {
+            words += &format!(", {} output buckets", self.buckets);
+        }
+        words
     }
 
     /// This network, its output added to the hand-written evaluation (`true`) or alone.
@@ -349,36 +402,42 @@ impl Network {
         }
     }
 
-    /// The position's value for `side` to move, in centipawns, from its accumulator. In
-    /// the machine's widest vectors.
+    /// The position's value for `side` to move, in centipawns, from its accumulator, by
+    /// the output layer of `bucket` (the position's; a network of one bucket has only 0).
+    /// In the machine's widest vectors.
     #[inline]
-    pub fn evaluate(&self, accumulator: &Accumulator, side: Player) -> i32 {
-        widest::evaluate(self, accumulator, side)
+    pub fn evaluate(&self, accumulator: &Accumulator, side: Player, bucket: usize) -> i32 {
+        widest::evaluate(self, accumulator, side, bucket)
     }
 
     /// [`Network::evaluate`] in the instructions of the caller's target.
     #[inline(always)]
-    fn evaluate_portable(&self, accumulator: &Accumulator, side: Player) -> i32 {
+    fn evaluate_portable(&self, accumulator: &Accumulator, side: Player, bucket: usize) -> i32 {
+        debug_assert!(bucket < self.buckets, "bucket {bucket} of {}", self.buckets);
+        let bucket = bucket.min(self.buckets - 1);
+        let per_bucket = self.output_weights.len() / self.buckets;
+        let weights = &self.output_weights[bucket * per_bucket..(bucket + 1) * per_bucket];
         let own = accumulator.slice(side, self.hidden);
         let other = accumulator.slice(side.opponent(), self.hidden);
         let sum = match &self.layer2 {
             None => {
-                let (own_weights, other_weights) = self.output_weights.split_at(self.hidden);
+                let (own_weights, other_weights) = weights.split_at(self.hidden);
                 clipped_dot(own, own_weights).wrapping_add(clipped_dot(other, other_weights))
             }
-            Some(layer2) => self.through_layer2(layer2, own, other),
+            Some(layer2) => self.through_layer2(layer2, own, other, weights),
         };
         // sum is in QA * QB units, the bias in QA * QB units too.
-        let total = i64::from(sum) + i64::from(self.output_bias);
+        let total = i64::from(sum) + i64::from(self.output_bias[bucket]);
         (total * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 }
 
 impl Network {
-    /// The output layer's sum, in `QA * QB` units, over the second layer's units worked
-    /// out from the accumulators `own` (the side to move's) and `other`.
+    /// The output layer's sum, in `QA * QB` units, by the output weights `outputs` (one a
+    /// unit), over the second layer's units worked out from the accumulators `own` (the
+    /// side to move's) and `other`.
     #[inline(always)]
-    fn through_layer2(&self, layer2: &Layer2, own: &[i16], other: &[i16]) -> i32 {
+    fn through_layer2(&self, layer2: &Layer2, own: &[i16], other: &[i16], outputs: &[i16]) -> i32 {
         let h = self.hidden;
         let mut activations = [0i16; 2 * MAX_HIDDEN_BELOW_LAYER2];
         for (activation, &value) in activations.iter_mut().zip(own.iter().chain(other)) {
@@ -388,7 +447,7 @@ impl Network {
         let mut sum = 0i32;
         for ((row, &bias), &weight) in (layer2.weights.chunks_exact(2 * h))
             .zip(&layer2.bias)
-            .zip(&self.output_weights)
+            .zip(outputs)
         {
             let z = plain_dot(activations, row).wrapping_add(bias);
             let unit = (z / Q2).clamp(0, QA);
@@ -429,8 +488,13 @@ mod widest {
     }
 
     #[multiversion(targets("x86_64+avx2"))]
-    pub(super) fn evaluate(network: &Network, accumulator: &Accumulator, side: Player) -> i32 {
-        network.evaluate_portable(accumulator, side)
+    pub(super) fn evaluate(
+        network: &Network,
+        accumulator: &Accumulator,
+        side: Player,
+        bucket: usize,
+    ) -> i32 {
+        network.evaluate_portable(accumulator, side, bucket)
     }
 }
 
@@ -587,10 +651,42 @@ pub(crate) mod tests {
         }
     }
 
+    /// `network` with `buckets` output layers of seeded random weights.
+    pub(crate) fn with_random_buckets(network: Network, buckets: usize, seed: u64) -> Network {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let per_bucket = network.output_weights.len();
+        let weights = (0..buckets * per_bucket)
+            .map(|_| rng.i16(-40..=40))
+            .collect();
+        let bias = (0..buckets).map(|_| rng.i32(-3000..=3000)).collect();
+        network.with_buckets(buckets, weights, bias).unwrap()
+    }
+
     #[test]
     fn the_integer_output_follows_the_float_model() {
-        let network = random_network(20, 16, 5);
+        for buckets in [1, 3] {
+            let network = match buckets {
+                1 => random_network(20, 16, 5),
+                _ => with_random_buckets(random_network(20, 16, 5), buckets, 6),
+            };
+            for bucket in 0..buckets {
+                output_follows_the_float_model(&network, bucket);
+            }
+        }
+        let network = with_random_buckets(random_network(20, 16, 5), 3, 6);
         let accumulator = network.accumulator([&[0, 3, 9], &[4, 11]]);
+        // Each bucket is its own output layer.
+        assert_ne!(
+            network.evaluate(&accumulator, Player::P1, 0),
+            network.evaluate(&accumulator, Player::P1, 2)
+        );
+    }
+
+    /// `network`'s integer output by `bucket` is its float model's, within a centipawn.
+    fn output_follows_the_float_model(network: &Network, bucket: usize) {
+        let accumulator = network.accumulator([&[0, 3, 9], &[4, 11]]);
+        let per_bucket = network.output_weights.len() / network.buckets;
+        let weights = &network.output_weights[bucket * per_bucket..(bucket + 1) * per_bucket];
         for side in Player::BOTH {
             // The float model: the clipped activations in units of 1.0, times the output
             // weights in units of 1.0, plus the bias, times the scale.
@@ -601,7 +697,7 @@ pub(crate) mod tests {
                     .map(|&v| f64::from(i32::from(v).clamp(0, QA)) / f64::from(QA))
                     .collect()
             };
-            let (own, other) = network.output_weights.split_at(network.hidden);
+            let (own, other) = weights.split_at(network.hidden);
             let dot = |a: &[f64], w: &[i16]| -> f64 {
                 a.iter()
                     .zip(w)
@@ -610,9 +706,9 @@ pub(crate) mod tests {
             };
             let float = (dot(&activation(side), own)
                 + dot(&activation(side.opponent()), other)
-                + f64::from(network.output_bias) / f64::from(QA * QB))
+                + f64::from(network.output_bias[bucket]) / f64::from(QA * QB))
                 * f64::from(SCALE);
-            let integer = network.evaluate(&accumulator, side);
+            let integer = network.evaluate(&accumulator, side, bucket);
             assert!(
                 (f64::from(integer) - float).abs() <= 1.0,
                 "{integer} against {float}"
@@ -620,8 +716,8 @@ pub(crate) mod tests {
         }
         // The two sides see the position from opposite perspectives.
         assert_ne!(
-            network.evaluate(&accumulator, Player::P1),
-            network.evaluate(&accumulator, Player::P2)
+            network.evaluate(&accumulator, Player::P1, bucket),
+            network.evaluate(&accumulator, Player::P2, bucket)
         );
     }
 
@@ -655,8 +751,8 @@ pub(crate) mod tests {
                 assert_eq!(widest, baseline, "apply, {hidden} units, {on:?} {off:?}");
                 for side in Player::BOTH {
                     assert_eq!(
-                        network.evaluate(&widest, side),
-                        network.evaluate_portable(&widest, side)
+                        network.evaluate(&widest, side, 0),
+                        network.evaluate_portable(&widest, side, 0)
                     );
                 }
             }
@@ -673,11 +769,18 @@ pub(crate) mod tests {
                     bias,
                 };
                 let deep = network.clone().with_layer2(layer2, output).unwrap();
+                let bucketed = with_random_buckets(deep.clone(), 4, 13);
                 for side in Player::BOTH {
                     assert_eq!(
-                        deep.evaluate(&parent, side),
-                        deep.evaluate_portable(&parent, side)
+                        deep.evaluate(&parent, side, 0),
+                        deep.evaluate_portable(&parent, side, 0)
                     );
+                    for bucket in 0..4 {
+                        assert_eq!(
+                            bucketed.evaluate(&parent, side, bucket),
+                            bucketed.evaluate_portable(&parent, side, bucket)
+                        );
+                    }
                 }
             }
         }

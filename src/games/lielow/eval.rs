@@ -166,6 +166,18 @@ impl<G: Geometry + BoardWeights> Evaluate for Lielow<G> {
         self.network_inputs(perspective, on);
     }
 
+    /// By the stacks left of the start's (8 a side on 8x8, 18 on 9x9), in quarters: an
+    /// opening crowded with stacks of one, a middle game of merged stacks, an ending of a
+    /// few tall ones and the hunt for a king weigh their inputs differently.
+    const OUTPUT_BUCKETS: usize = 4;
+
+    #[inline]
+    fn output_bucket(&self) -> usize {
+        let left = (self.stacks[0].count() + self.stacks[1].count()) as usize;
+        let start = Self::start_stacks();
+        (left.max(1) - 1) * Self::OUTPUT_BUCKETS / start
+    }
+
     fn shipped_network() -> Option<Arc<Network>> {
         G::shipped_network()
     }
@@ -277,7 +289,7 @@ impl<G: Geometry + BoardWeights> EvalState<Lielow<G>> for LielowState {
     /// for a network trained on what they miss), or the terms' sum.
     #[inline]
     fn value(game: &Lielow<G>, evaluator: &Evaluator, state: &LielowState) -> i32 {
-        network_or_terms(evaluator, &state.accumulator, game.side, || {
+        network_or_terms(game, evaluator, &state.accumulator, || {
             game.terms(&state.stacks)
         })
     }

@@ -124,6 +124,28 @@ pub struct Lielow<G: Geometry> {
     geometry: PhantomData<G>,
 }
 
+impl<G: Geometry> Lielow<G> {
+    /// The rows the stacks of one start on, and whose they are: 8x8, ranks 2 and 7; 9x9,
+    /// ranks 1, 3 and 7, 9 (0-based rows).
+    fn start_rows() -> &'static [(Player, usize)] {
+        if G::N == 8 {
+            &[(Player::P1, 1), (Player::P2, 6)]
+        } else {
+            &[
+                (Player::P1, 0),
+                (Player::P1, 2),
+                (Player::P2, 6),
+                (Player::P2, 8),
+            ]
+        }
+    }
+
+    /// The stacks on the board at the start, both sides'.
+    pub(crate) fn start_stacks() -> usize {
+        Self::start_rows().len() * G::N
+    }
+}
+
 /// Zobrist keys shared by both board sizes: a stack (player, height, square), a crown
 /// (player, square), and the second player to move.
 struct Keys {
@@ -284,18 +306,7 @@ impl<G: Geometry> Rules for Lielow<G> {
     fn start() -> Self {
         let mut position = Self::empty(Player::P1);
         let n = G::N;
-        // 8x8: ranks 2 and 7; 9x9: ranks 1, 3 and 7, 9 (0-based rows below).
-        let rows: &[(Player, usize)] = if n == 8 {
-            &[(Player::P1, 1), (Player::P2, 6)]
-        } else {
-            &[
-                (Player::P1, 0),
-                (Player::P1, 2),
-                (Player::P2, 6),
-                (Player::P2, 8),
-            ]
-        };
-        for &(player, row) in rows {
+        for &(player, row) in Self::start_rows() {
             for file in 0..n {
                 position.put(player, row * n + file, 1);
             }

@@ -19,7 +19,7 @@ pub mod samples;
 use std::thread;
 use std::time::Instant;
 
-use self::model::{Adam, Params, Scratch, loss, output_factor};
+use self::model::{Adam, Params, Scratch, Shape, loss, output_factor};
 use self::samples::Samples;
 use crate::eval::network::{HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_HIDDEN_BELOW_LAYER2, Network};
 use crate::games::{Playable, Variant};
@@ -38,6 +38,9 @@ pub struct TrainConfig {
     pub hidden: usize,
     /// Units of the second layer, 0 for none.
     pub layer2: usize,
+    /// One output layer for each of the game's output buckets
+    /// ([`crate::eval::Evaluate::OUTPUT_BUCKETS`]), rather than one for all positions.
+    pub output_buckets: bool,
     pub epochs: u32,
     /// Positions a mini-batch.
     pub batch: usize,
@@ -67,6 +70,7 @@ impl TrainConfig {
             variant,
             hidden: 128,
             layer2: 0,
+            output_buckets: false,
             epochs: 30,
             batch: 16_384,
             rate: 0.002,
@@ -135,13 +139,20 @@ fn train_game<G: Playable>(
     // With no scores, the output is read through a default scale.
     let factor = output_factor(data.scale.unwrap_or(samples::DEFAULT_SCALE));
     let mut rng = fastrand::Rng::with_seed(config.seed);
-    let mut params = Params::random(G::INPUTS, config.hidden, config.layer2, &mut rng);
+    let shape = Shape {
+        inputs: G::INPUTS,
+        hidden: config.hidden,
+        layer2: config.layer2,
+        buckets: match config.output_buckets {
+            true => G::OUTPUT_BUCKETS,
+            false => 1,
+        },
+    };
+    let mut params = Params::random(shape, &mut rng);
     let mut adam = Adam::new(&params);
     let threads = config.threads.clamp(1, CHUNKS);
-    let mut chunks: Vec<Params> = (0..CHUNKS)
-        .map(|_| Params::zeros(G::INPUTS, config.hidden, config.layer2))
-        .collect();
-    let mut gradient = Params::zeros(G::INPUTS, config.hidden, config.layer2);
+    let mut chunks: Vec<Params> = (0..CHUNKS).map(|_| Params::zeros(shape)).collect();
+    let mut gradient = Params::zeros(shape);
     let start_loss = mean_loss(&params, &data.validation, factor, threads);
     progress(format!(
         "{} positions to train on, {} held out; scale K = {}; validation loss {start_loss:.6} \
@@ -278,11 +289,14 @@ fn batch_gradient(
                         gradient.clear();
                         let mut sum = 0.0f64;
                         for &k in positions.iter() {
-                            let (own, other, target, offset) = samples.get(k);
-                            let output = params.forward(own, other, &mut scratch) + offset;
-                            let (l, slope) = loss(output, target, factor);
+                            let sample = samples.get(k);
+                            let bucket = params.bucket(sample.bucket);
+                            let (own, other) = (sample.own, sample.other);
+                            let output =
+                                params.forward(own, other, bucket, &mut scratch) + sample.offset;
+                            let (l, slope) = loss(output, sample.target, factor);
                             sum += f64::from(l);
-                            params.backward(own, other, slope, &scratch, gradient);
+                            params.backward((own, other, bucket), slope, &scratch, gradient);
                         }
                         losses.push(sum);
                     }
@@ -317,9 +331,16 @@ fn mean_loss(params: &Params, samples: &Samples, factor: f32, threads: usize) ->
                             range
                                 .clone()
                                 .map(|k| {
-                                    let (own, other, target, offset) = samples.get(k);
-                                    let output = params.forward(own, other, &mut scratch) + offset;
-                                    f64::from(loss(output, target, factor).0)
+                                    let sample = samples.get(k);
+                                    let bucket = params.bucket(sample.bucket);
+                                    let output = sample.offset
+                                        + params.forward(
+                                            sample.own,
+                                            sample.other,
+                                            bucket,
+                                            &mut scratch,
+                                        );
+                                    f64::from(loss(output, sample.target, factor).0)
                                 })
                                 .sum::<f64>()
                         })
@@ -350,8 +371,14 @@ mod tests {
             .expect("two lines of data");
         assert_eq!(data.training.len(), 1);
         let mut rng = fastrand::Rng::with_seed(7);
-        let params = Params::random(Lielow8::INPUTS, 32, 8, &mut rng);
-        let zeros = || Params::zeros(Lielow8::INPUTS, 32, 8);
+        let shape = Shape {
+            inputs: Lielow8::INPUTS,
+            hidden: 32,
+            layer2: 8,
+            buckets: 1,
+        };
+        let params = Params::random(shape, &mut rng);
+        let zeros = || Params::zeros(shape);
         let mut chunks: Vec<Params> = (0..CHUNKS).map(|_| zeros()).collect();
         let mut gradient = zeros();
         let batch = vec![0; copies];
@@ -396,7 +423,7 @@ mod tests {
             );
             assert_close(&one.layer2_bias, &many.layer2_bias, "second layer's biases");
             assert_close(&one.output_weights, &many.output_weights, "output weights");
-            assert_close(&[one.output_bias], &[many.output_bias], "output bias");
+            assert_close(&one.output_bias, &many.output_bias, "output bias");
         }
     }
 }

@@ -23,6 +23,8 @@ pub struct Params {
     pub hidden: usize,
     /// The second layer's units, 0 for none.
     pub layer2: usize,
+    /// The output layer's copies, one an output bucket (1: none).
+    pub buckets: usize,
     /// Input `i`'s column of `hidden` weights starts at `i * hidden`.
     pub input_weights: Vec<f32>,
     pub input_bias: Vec<f32>,
@@ -30,53 +32,82 @@ pub struct Params {
     /// `k * 2 * hidden` (the side to move's activations first).
     pub layer2_weights: Vec<f32>,
     pub layer2_bias: Vec<f32>,
-    /// Without a second layer, the side to move's `hidden` weights, then the other
-    /// side's; with one, a weight a unit of it.
+    /// For each bucket in turn: without a second layer, the side to move's `hidden`
+    /// weights, then the other side's; with one, a weight a unit of it.
     pub output_weights: Vec<f32>,
-    pub output_bias: f32,
+    /// One a bucket.
+    pub output_bias: Vec<f32>,
 }
 
 impl Params {
-    pub fn zeros(inputs: usize, hidden: usize, layer2: usize) -> Params {
+    pub fn zeros(shape: Shape) -> Params {
+        let Shape {
+            inputs,
+            hidden,
+            layer2,
+            buckets,
+        } = shape;
         Params {
             inputs,
             hidden,
             layer2,
+            buckets,
             input_weights: vec![0.0; inputs * hidden],
             input_bias: vec![0.0; hidden],
             layer2_weights: vec![0.0; layer2 * 2 * hidden],
             layer2_bias: vec![0.0; layer2],
-            output_weights: vec![0.0; Params::outputs(hidden, layer2)],
-            output_bias: 0.0,
+            output_weights: vec![0.0; buckets * shape.outputs()],
+            output_bias: vec![0.0; buckets],
         }
     }
 
-    /// The output layer's weights: one a unit below it.
-    fn outputs(hidden: usize, layer2: usize) -> usize {
-        if layer2 > 0 { layer2 } else { 2 * hidden }
+    /// The output layer a position of output bucket `bucket` is evaluated by: its bucket's,
+    /// or the one of a model without buckets.
+    #[inline]
+    pub fn bucket(&self, bucket: usize) -> usize {
+        match self.buckets {
+            1 => 0,
+            _ => bucket,
+        }
+    }
+
+    /// The output weights of `bucket`.
+    #[inline]
+    fn outputs_of(&self, bucket: usize) -> std::ops::Range<usize> {
+        let per_bucket = self.output_weights.len() / self.buckets;
+        bucket * per_bucket..(bucket + 1) * per_bucket
     }
 
     /// A model's starting point: small uniform input weights (about a unit's worth from the
     /// few dozen inputs on at once), biases that put every unit in the middle of its range,
     /// and the weights of the layers above of Glorot's size.
-    pub fn random(inputs: usize, hidden: usize, layer2: usize, rng: &mut fastrand::Rng) -> Params {
+    /// Every bucket's output layer starts the same, so that a bucket that sees few
+    /// positions starts where the others do.
+    pub fn random(shape: Shape, rng: &mut fastrand::Rng) -> Params {
+        let Shape {
+            inputs,
+            hidden,
+            layer2,
+            buckets,
+        } = shape;
         let mut uniform = |n: usize, size: f32| -> Vec<f32> {
             (0..n).map(|_| (rng.f32() * 2.0 - 1.0) * size).collect()
         };
         let input_weights = uniform(inputs * hidden, 0.15);
         let layer2_weights = uniform(layer2 * 2 * hidden, 1.0 / (2.0 * hidden as f32).sqrt());
-        let outputs = Params::outputs(hidden, layer2);
-        let output_weights = uniform(outputs, 1.0 / (outputs as f32 / 2.0).sqrt());
+        let outputs = shape.outputs();
+        let output_weights = uniform(outputs, 1.0 / (outputs as f32 / 2.0).sqrt()).repeat(buckets);
         Params {
             inputs,
             hidden,
             layer2,
+            buckets,
             input_weights,
             input_bias: vec![0.5; hidden],
             layer2_weights,
             layer2_bias: vec![0.5; layer2],
             output_weights,
-            output_bias: 0.0,
+            output_bias: vec![0.0; buckets],
         }
     }
 
@@ -87,7 +118,7 @@ impl Params {
             .chain(self.layer2_weights.iter_mut())
             .chain(self.layer2_bias.iter_mut())
             .chain(self.output_weights.iter_mut())
-            .chain(std::iter::once(&mut self.output_bias))
+            .chain(self.output_bias.iter_mut())
     }
 
     fn values(&self) -> impl Iterator<Item = &f32> {
@@ -96,7 +127,7 @@ impl Params {
             .chain(self.layer2_weights.iter())
             .chain(self.layer2_bias.iter())
             .chain(self.output_weights.iter())
-            .chain(std::iter::once(&self.output_bias))
+            .chain(self.output_bias.iter())
     }
 
     pub fn count(&self) -> usize {
@@ -105,7 +136,7 @@ impl Params {
             + self.layer2_weights.len()
             + self.layer2_bias.len()
             + self.output_weights.len()
-            + 1
+            + self.output_bias.len()
     }
 
     /// Sets every value to 0.
@@ -138,15 +169,16 @@ impl Params {
     }
 
     /// The output for a position whose inputs on are `own` (the side to move's view) and
-    /// `other`, in units of [`SCALE`] centipawns; `scratch` holds both accumulators (and
-    /// the second layer's sums) after.
-    pub fn forward(&self, own: &[u32], other: &[u32], scratch: &mut Scratch) -> f32 {
+    /// `other`, by the output layer of `bucket`, in units of [`SCALE`] centipawns; `scratch`
+    /// holds both accumulators (and the second layer's sums) after.
+    pub fn forward(&self, own: &[u32], other: &[u32], bucket: usize, scratch: &mut Scratch) -> f32 {
         let h = self.hidden;
         self.accumulate(own, &mut scratch.accumulators[..h]);
         self.accumulate(other, &mut scratch.accumulators[h..]);
-        let mut output = self.output_bias;
+        let mut output = self.output_bias[bucket];
+        let output_weights = &self.output_weights[self.outputs_of(bucket)];
         if self.layer2 == 0 {
-            for (value, weight) in scratch.accumulators.iter().zip(&self.output_weights) {
+            for (value, weight) in scratch.accumulators.iter().zip(output_weights) {
                 output += value.clamp(0.0, 1.0) * weight;
             }
             return output;
@@ -158,7 +190,7 @@ impl Params {
                     .zip(row)
                     .map(|(value, weight)| value.clamp(0.0, 1.0) * weight)
                     .sum::<f32>();
-            output += sum.clamp(0.0, 1.0) * self.output_weights[k];
+            output += sum.clamp(0.0, 1.0) * output_weights[k];
         }
         output
     }
@@ -167,29 +199,31 @@ impl Params {
     /// by the output) for the position [`Params::forward`] last saw in `scratch`.
     pub fn backward(
         &self,
-        own: &[u32],
-        other: &[u32],
+        (own, other, bucket): (&[u32], &[u32], usize),
         slope: f32,
         scratch: &Scratch,
         gradient: &mut Params,
     ) {
         let h = self.hidden;
-        gradient.output_bias += slope;
+        gradient.output_bias[bucket] += slope;
+        let outputs = self.outputs_of(bucket);
+        let output_weights = &self.output_weights[outputs.clone()];
+        let output_slopes = &mut gradient.output_weights[outputs];
         // The output's slope by each activation of the accumulators.
         let mut activation_slopes = [0.0f32; 2 * MAX_HIDDEN];
         if self.layer2 == 0 {
             for (j, &value) in scratch.accumulators.iter().enumerate() {
-                gradient.output_weights[j] += slope * value.clamp(0.0, 1.0);
-                activation_slopes[j] = slope * self.output_weights[j];
+                output_slopes[j] += slope * value.clamp(0.0, 1.0);
+                activation_slopes[j] = slope * output_weights[j];
             }
         } else {
             for (k, &sum) in scratch.layer2.iter().enumerate() {
-                gradient.output_weights[k] += slope * sum.clamp(0.0, 1.0);
+                output_slopes[k] += slope * sum.clamp(0.0, 1.0);
                 // The clipped ReLU passes a slope only inside its range.
                 if sum <= 0.0 || sum >= 1.0 {
                     continue;
                 }
-                let unit_slope = slope * self.output_weights[k];
+                let unit_slope = slope * output_weights[k];
                 gradient.layer2_bias[k] += unit_slope;
                 let row = k * 2 * h..(k + 1) * 2 * h;
                 let weights = &self.layer2_weights[row.clone()];
@@ -234,20 +268,20 @@ impl Params {
                 .map(|&v| (v * scale as f32).round().clamp(-32767.0, 32767.0) as i16)
                 .collect()
         };
-        let output_bias = (self.output_bias * (QA * QB) as f32).round() as i32;
-        let first = |output_weights: Vec<i16>| {
-            Network::new(
-                self.inputs,
-                self.hidden,
-                round(&self.input_weights, QA),
-                round(&self.input_bias, QA),
-                output_weights,
-                output_bias,
-            )
-        };
+        let output_bias = (self.output_bias.iter())
+            .map(|&b| (b * (QA * QB) as f32).round() as i32)
+            .collect();
+        let network = Network::new(
+            self.inputs,
+            self.hidden,
+            round(&self.input_weights, QA),
+            round(&self.input_bias, QA),
+            vec![0; 2 * self.hidden],
+            0,
+        );
         let network = match self.layer2 {
-            0 => first(round(&self.output_weights, QB)),
-            units => first(vec![0; 2 * self.hidden]).and_then(|network| {
+            0 => network,
+            units => network.and_then(|network| {
                 let layer2 = Layer2 {
                     units,
                     weights: round(&self.layer2_weights, Q2),
@@ -255,10 +289,36 @@ impl Params {
                         .map(|&b| (b * (QA * Q2) as f32).round() as i32)
                         .collect(),
                 };
-                network.with_layer2(layer2, round(&self.output_weights, QB))
+                network.with_layer2(layer2, vec![0; units])
             }),
         };
-        network.expect("the float model's shape is the network's")
+        network
+            .and_then(|network| {
+                let output_weights = round(&self.output_weights, QB);
+                network.with_buckets(self.buckets, output_weights, output_bias)
+            })
+            .expect("the float model's shape is the network's")
+    }
+}
+
+/// A model's shape: its inputs, units a perspective, second-layer units (0: none) and
+/// output buckets (1: none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub inputs: usize,
+    pub hidden: usize,
+    pub layer2: usize,
+    pub buckets: usize,
+}
+
+impl Shape {
+    /// The output layer's weights a bucket: one a unit below it.
+    fn outputs(self) -> usize {
+        if self.layer2 > 0 {
+            self.layer2
+        } else {
+            2 * self.hidden
+        }
     }
 }
 
@@ -336,18 +396,31 @@ mod tests {
     use crate::core::Player;
 
     /// The gradient `backward` adds is the slope of the output, checked against a finite
-    /// difference for a few weights of every kind, with and without a second layer.
+    /// difference for a few weights of every kind, with and without a second layer, with
+    /// one output layer and with buckets (the position in the last).
     #[test]
     fn the_gradient_is_the_slope_of_the_output() {
-        for layer2 in [0, 4] {
+        for (layer2, buckets) in [(0, 1), (4, 1), (0, 3), (4, 3)] {
             let mut rng = fastrand::Rng::with_seed(4);
-            let params = Params::random(30, 8, layer2, &mut rng);
+            let shape = Shape {
+                inputs: 30,
+                hidden: 8,
+                layer2,
+                buckets,
+            };
+            let mut params = Params::random(shape, &mut rng);
+            // Buckets start alike: make them differ, so that the right one must be read.
+            params
+                .output_weights
+                .iter_mut()
+                .for_each(|w| *w += rng.f32() - 0.5);
+            let bucket = buckets - 1;
             let (own, other) = ([1u32, 4, 9, 22], [3u32, 4, 17]);
             let mut scratch = Scratch::new(8, layer2);
-            params.forward(&own, &other, &mut scratch);
-            let mut gradient = Params::zeros(30, 8, layer2);
-            params.backward(&own, &other, 1.0, &scratch, &mut gradient);
-            let output = |p: &Params| p.forward(&own, &other, &mut Scratch::new(8, layer2));
+            params.forward(&own, &other, bucket, &mut scratch);
+            let mut gradient = Params::zeros(shape);
+            params.backward((&own, &other, bucket), 1.0, &scratch, &mut gradient);
+            let output = |p: &Params| p.forward(&own, &other, bucket, &mut Scratch::new(8, layer2));
             let h = 1e-3;
             let check = |name: &str, get: &dyn Fn(&mut Params) -> &mut f32| {
                 let mut moved = params.clone();
@@ -359,7 +432,8 @@ mod tests {
                 let analytic = *get(&mut gradient.clone());
                 assert!(
                     (numeric - analytic).abs() < 2e-3,
-                    "{layer2} second-layer units, {name}: {numeric} against {analytic}"
+                    "{layer2} second-layer units, {buckets} buckets, {name}: {numeric} against \
+                     {analytic}"
                 );
             };
             for j in 0..8 {
@@ -378,7 +452,9 @@ mod tests {
                     });
                 }
             }
-            check("output bias", &|p| &mut p.output_bias);
+            for b in 0..buckets {
+                check("output bias", &|p| &mut p.output_bias[b]);
+            }
         }
     }
 
@@ -386,11 +462,20 @@ mod tests {
     /// with and without a second layer.
     #[test]
     fn the_quantised_network_follows_the_float_model() {
-        for (layer2, bound) in [(0, 6.0), (16, 8.0)] {
+        for (layer2, buckets, bound) in [(0, 1, 6.0), (16, 1, 8.0), (0, 4, 6.0), (16, 4, 8.0)] {
             let mut rng = fastrand::Rng::with_seed(8);
-            let params = Params::random(50, 32, layer2, &mut rng);
+            let shape = Shape {
+                inputs: 50,
+                hidden: 32,
+                layer2,
+                buckets,
+            };
+            let mut params = Params::random(shape, &mut rng);
+            // Buckets start alike: make them differ, so that the right one must be read.
+            (params.output_weights.iter_mut()).for_each(|w| *w += (rng.f32() - 0.5) * 0.2);
             let network = params.quantise();
             assert_eq!(network.layer2().map_or(0, |l| l.units), layer2);
+            assert_eq!(network.buckets(), buckets);
             let mut scratch = Scratch::new(32, layer2);
             let mut worst = 0.0f32;
             for _ in 0..200 {
@@ -401,12 +486,13 @@ mod tests {
                     on
                 };
                 let (own, other) = (pick(), pick());
-                let float = params.forward(&own, &other, &mut scratch) * SCALE as f32;
+                let bucket = rng.usize(..buckets);
+                let float = params.forward(&own, &other, bucket, &mut scratch) * SCALE as f32;
                 let own_usize: Vec<usize> = own.iter().map(|&i| i as usize).collect();
                 let other_usize: Vec<usize> = other.iter().map(|&i| i as usize).collect();
                 // The side to move is the first player: its accumulator is the first.
                 let accumulator = network.accumulator([&own_usize, &other_usize]);
-                let integer = network.evaluate(&accumulator, Player::P1) as f32;
+                let integer = network.evaluate(&accumulator, Player::P1, bucket) as f32;
                 worst = worst.max((integer - float).abs());
             }
             assert!(

@@ -37,6 +37,22 @@ pub struct Samples {
     /// What the output is added to, in output units: the hand-written evaluation for a
     /// network trained on what it misses, else 0.
     offsets: Vec<f32>,
+    /// Each position's output bucket (the game's `output_bucket`).
+    buckets: Vec<u8>,
+}
+
+/// One position of a set.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample<'a> {
+    /// Its inputs on, from the side to move's side.
+    pub own: &'a [u32],
+    /// Its inputs on, from the other side's.
+    pub other: &'a [u32],
+    pub target: f32,
+    /// What the output is added to.
+    pub offset: f32,
+    /// Its output bucket, for a network that has them.
+    pub bucket: usize,
 }
 
 impl Samples {
@@ -46,6 +62,7 @@ impl Samples {
             starts: vec![0],
             targets: Vec::new(),
             offsets: Vec::new(),
+            buckets: Vec::new(),
         }
     }
 
@@ -57,22 +74,21 @@ impl Samples {
         self.targets.is_empty()
     }
 
-    /// Position `k`: its inputs from the side to move's side and the other's, its target,
-    /// and what the output is added to.
+    /// Position `k`.
     #[inline]
-    pub fn get(&self, k: usize) -> (&[u32], &[u32], f32, f32) {
+    pub fn get(&self, k: usize) -> Sample<'_> {
         let (a, b, c) = (
             self.starts[2 * k],
             self.starts[2 * k + 1],
             self.starts[2 * k + 2],
         );
-        let inputs = &self.inputs;
-        (
-            &inputs[a..b],
-            &inputs[b..c],
-            self.targets[k],
-            self.offsets[k],
-        )
+        Sample {
+            own: &self.inputs[a..b],
+            other: &self.inputs[b..c],
+            target: self.targets[k],
+            offset: self.offsets[k],
+            bucket: usize::from(self.buckets[k]),
+        }
     }
 
     /// Sets position `k`'s target.
@@ -89,6 +105,9 @@ impl Samples {
         }
         self.targets.push(target);
         self.offsets.push(offset);
+        let bucket = game.output_bucket();
+        debug_assert!(bucket < G::OUTPUT_BUCKETS && G::OUTPUT_BUCKETS <= 256);
+        self.buckets.push(bucket as u8);
     }
 }
 
