@@ -158,30 +158,13 @@ pub fn from_bytes(bytes: &[u8], kind: NetworkKind) -> Result<Network, String> {
         return Err(format!("a network of {}, not of {variant}", echo(name)));
     }
     read_labels(&mut reader, version, kind)?;
-    let inputs = u32::from_le_bytes(reader.take()?) as usize;
-    let hidden = u32::from_le_bytes(reader.take()?) as usize;
-    let units = match version {
-        VERSION_ONE_LAYER => 0,
-        _ => u32::from_le_bytes(reader.take()?) as usize,
-    };
-    let buckets = match version {
-        VERSION => u32::from_le_bytes(reader.take()?) as usize,
-        _ => 1,
-    };
-    if buckets != 1 && buckets != kind.buckets {
-        return Err(format!(
-            "a network of {buckets} output buckets, where {variant} has {}",
-            match kind.buckets {
-                1 => "none".to_string(),
-                n => format!("1 or {n}"),
-            }
-        ));
-    }
-    let on_terms = match reader.take::<1>()? {
-        [0] => false,
-        [1] => true,
-        [other] => return Err(format!("a network file of an unknown base {other}")),
-    };
+    let Shape {
+        inputs,
+        hidden,
+        units,
+        buckets,
+        on_terms,
+    } = read_shape(&mut reader, version, kind)?;
     let count = inputs
         .checked_mul(hidden)
         .filter(|&n| n <= reader.bytes.len() / 2)
@@ -232,6 +215,52 @@ pub fn from_bytes(bytes: &[u8], kind: NetworkKind) -> Result<Network, String> {
     .map(|network| network.with_terms(on_terms))
     .map_err(bad_shape)
     .and_then(values_a_trainer_writes)
+}
+
+/// What a file's header says of its network's shape.
+struct Shape {
+    inputs: usize,
+    hidden: usize,
+    /// The second layer's units, 0 for none.
+    units: usize,
+    buckets: usize,
+    on_terms: bool,
+}
+
+/// Reads the shape from a header of `version`, and refuses buckets `kind` does not have.
+fn read_shape(reader: &mut Reader, version: u16, kind: NetworkKind) -> Result<Shape, String> {
+    let inputs = u32::from_le_bytes(reader.take()?) as usize;
+    let hidden = u32::from_le_bytes(reader.take()?) as usize;
+    let units = match version {
+        VERSION_ONE_LAYER => 0,
+        _ => u32::from_le_bytes(reader.take()?) as usize,
+    };
+    let buckets = match version {
+        VERSION => u32::from_le_bytes(reader.take()?) as usize,
+        _ => 1,
+    };
+    if buckets != 1 && buckets != kind.buckets {
+        return Err(format!(
+            "a network of {buckets} output buckets, where {} has {}",
+            kind.variant,
+            match kind.buckets {
+                1 => "none".to_string(),
+                n => format!("1 or {n}"),
+            }
+        ));
+    }
+    let on_terms = match reader.take::<1>()? {
+        [0] => false,
+        [1] => true,
+        [other] => return Err(format!("a network file of an unknown base {other}")),
+    };
+    Ok(Shape {
+        inputs,
+        hidden,
+        units,
+        buckets,
+        on_terms,
+    })
 }
 
 /// Reads a version 4 or 5 file's input layout and quantisation, and refuses what this engine
