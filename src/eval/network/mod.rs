@@ -176,7 +176,7 @@ impl Network {
         output_weights: Vec<i16>,
         output_bias: Vec<i32>,
     ) -> Result<Network, ShapeError> {
-        let per_bucket = self.output_weights.len() / self.buckets;
+        let per_bucket = self.outputs_per_bucket();
         let fits = (1..=MAX_BUCKETS).contains(&buckets)
             && Some(output_weights.len()) == buckets.checked_mul(per_bucket)
             && output_bias.len() == buckets;
@@ -192,6 +192,14 @@ impl Network {
         self.output_weights = output_weights;
         self.output_bias = output_bias;
         Ok(self)
+    }
+
+    /// The output layer's weights a bucket: one for each unit below it.
+    #[inline(always)]
+    fn outputs_per_bucket(&self) -> usize {
+        self.layer2
+            .as_ref()
+            .map_or(2 * self.hidden, |layer2| layer2.units)
     }
 
     /// The output buckets (1: none).
@@ -415,7 +423,7 @@ impl Network {
     fn evaluate_portable(&self, accumulator: &Accumulator, side: Player, bucket: usize) -> i32 {
         debug_assert!(bucket < self.buckets, "bucket {bucket} of {}", self.buckets);
         let bucket = bucket.min(self.buckets - 1);
-        let per_bucket = self.output_weights.len() / self.buckets;
+        let per_bucket = self.outputs_per_bucket();
         let weights = &self.output_weights[bucket * per_bucket..(bucket + 1) * per_bucket];
         let own = accumulator.slice(side, self.hidden);
         let other = accumulator.slice(side.opponent(), self.hidden);
@@ -685,7 +693,7 @@ pub(crate) mod tests {
     /// `network`'s integer output by `bucket` is its float model's, within a centipawn.
     fn output_follows_the_float_model(network: &Network, bucket: usize) {
         let accumulator = network.accumulator([&[0, 3, 9], &[4, 11]]);
-        let per_bucket = network.output_weights.len() / network.buckets;
+        let per_bucket = network.outputs_per_bucket();
         let weights = &network.output_weights[bucket * per_bucket..(bucket + 1) * per_bucket];
         for side in Player::BOTH {
             // The float model: the clipped activations in units of 1.0, times the output

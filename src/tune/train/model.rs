@@ -61,6 +61,16 @@ impl Params {
         }
     }
 
+    /// The model's shape.
+    pub fn shape(&self) -> Shape {
+        Shape {
+            inputs: self.inputs,
+            hidden: self.hidden,
+            layer2: self.layer2,
+            buckets: self.buckets,
+        }
+    }
+
     /// The output layer a position of output bucket `bucket` is evaluated by: its bucket's,
     /// or the one of a model without buckets.
     #[inline]
@@ -74,7 +84,7 @@ impl Params {
     /// The output weights of `bucket`.
     #[inline]
     fn outputs_of(&self, bucket: usize) -> std::ops::Range<usize> {
-        let per_bucket = self.output_weights.len() / self.buckets;
+        let per_bucket = self.shape().outputs();
         bucket * per_bucket..(bucket + 1) * per_bucket
     }
 
