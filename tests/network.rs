@@ -56,12 +56,7 @@ fn scratch_dir(name: &str) -> PathBuf {
 /// A seeded random network of `variant`'s inputs, as a file's bytes.
 fn network_bytes(variant: &str, inputs: usize, seed: u64) -> Vec<u8> {
     let mut rng = fastrand::Rng::with_seed(seed);
-    let shape = Shape {
-        inputs,
-        hidden: 16,
-        layer2: 0,
-        buckets: 1,
-    };
+    let shape = Shape::plain(inputs, 16);
     let network = Params::random(shape, &mut rng).quantise();
     // Every game's inputs are of their first layout; one output layer reads for any game.
     let kind = NetworkKind {
@@ -135,12 +130,7 @@ fn eval_file_loads_a_network_of_its_variant_and_refuses_anything_else() {
     }
     // Values no trainer writes, under a right checksum: the output bias at i32::MAX.
     let mut rng = fastrand::Rng::with_seed(1);
-    let shape = Shape {
-        inputs: 1152,
-        hidden: 16,
-        layer2: 0,
-        buckets: 1,
-    };
+    let shape = Shape::plain(1152, 16);
     let mut absurd = Params::random(shape, &mut rng);
     absurd.output_bias = vec![1e9];
     let absurd_path = dir.join("absurd.nnue");

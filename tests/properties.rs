@@ -20,6 +20,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use proptest::prelude::*;
 use ternion::core::Player;
+use ternion::eval::network::Activation;
 use ternion::eval::network::file::{self, NetworkKind};
 use ternion::eval::{EVAL_LIMIT, Evaluate, Evaluator, network_or_terms};
 use ternion::games::egaraguti::tablebase::index::Material;
@@ -350,14 +351,24 @@ proptest! {
 // ---- The network loader ----
 
 /// A valid network file of Lielow's inputs (16 units; on the terms or alone; with a second
-/// layer or not; with one output layer or Lielow's buckets).
-fn network_file(seed: u64, layer2: usize, buckets: usize, on_terms: bool) -> Vec<u8> {
+/// layer or not; with one output layer or Lielow's buckets; of squared activations where
+/// `squared` and there is no second layer).
+fn network_file(
+    seed: u64,
+    layer2: usize,
+    buckets: usize,
+    on_terms: bool,
+    squared: bool,
+) -> Vec<u8> {
     let mut rng = fastrand::Rng::with_seed(seed);
     let shape = Shape {
-        inputs: 1152,
-        hidden: 16,
         layer2,
         buckets,
+        activation: match squared && layer2 == 0 {
+            true => Activation::SquaredClippedRelu,
+            false => Activation::ClippedRelu,
+        },
+        ..Shape::plain(1152, 16)
     };
     let network = Params::random(shape, &mut rng)
         .quantise()
@@ -421,11 +432,12 @@ proptest! {
         layer2 in prop::sample::select(vec![0usize, 8]),
         buckets in prop::sample::select(vec![1usize, Lielow8::OUTPUT_BUCKETS]),
         on_terms in any::<bool>(),
+        squared in any::<bool>(),
         at in any::<prop::sample::Index>(),
         flip in 1u8..=255,
         resum in any::<bool>(),
     ) {
-        let mut bytes = network_file(seed, layer2, buckets, on_terms);
+        let mut bytes = network_file(seed, layer2, buckets, on_terms, squared);
         let body = bytes.len() - 8;
         let at = at.index(if resum { body } else { bytes.len() });
         bytes[at] ^= flip;

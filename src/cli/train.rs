@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use ternion::eval::network::Activation;
 use ternion::eval::network::file::{self, NetworkKind};
 use ternion::games::Variant;
 use ternion::tune::train::{TrainConfig, train};
@@ -26,6 +27,10 @@ pub struct TrainArgs {
     /// 128, over at most 512 hidden.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=128))]
     layer2: u32,
+    /// What the first layer's units pass on: crelu (the clipped ReLU) or screlu (its
+    /// square; not under a second layer).
+    #[arg(long, default_value = "crelu", value_parser = clap::value_parser!(Activation))]
+    activation: Activation,
     /// One output layer for each of the variant's output buckets (Lielow's: the stacks
     /// left, in quarters of the start's), rather than one for every position.
     #[arg(long)]
@@ -110,6 +115,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let mut config = TrainConfig::new(variant);
     config.hidden = args.hidden as usize;
     config.layer2 = args.layer2 as usize;
+    config.activation = args.activation;
     config.output_buckets = args.output_buckets;
     config.hold_out_block = args.hold_out_block as usize;
     config.epochs = args.epochs;

@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use ternion::core::MoveError;
+use ternion::eval::network::Activation;
 use ternion::eval::{Evaluator, feature_values, fresh_accumulator, network_or_terms};
 use ternion::games::Playable;
 use ternion::rules::Rules;
@@ -114,18 +115,20 @@ pub fn check_random_playouts<G: Playable>(seed: u64, playouts: u64, max_plies: u
 
 /// The evaluators to keep states for: the terms, and in a game with a network a seeded
 /// random one of 32 units (a size the accumulator's update has a fixed-length loop for),
-/// and one with the game's output buckets if it has them (each bucket's layer its own).
+/// one of squared activations, and one with the game's output buckets if it has them
+/// (each bucket's layer its own).
 fn evaluators<G: Playable>(seed: u64) -> Vec<Evaluator> {
     let mut evaluators = vec![Evaluator::Terms];
     if G::INPUTS > 0 {
         let mut rng = fastrand::Rng::with_seed(seed);
-        let mut shape = Shape {
-            inputs: G::INPUTS,
-            hidden: 32,
-            layer2: 0,
-            buckets: 1,
-        };
+        let mut shape = Shape::plain(G::INPUTS, 32);
         let network = Params::random(shape, &mut rng).quantise();
+        evaluators.push(Evaluator::Network(Arc::new(network)));
+        let squared = Shape {
+            activation: Activation::SquaredClippedRelu,
+            ..shape
+        };
+        let network = Params::random(squared, &mut rng).quantise();
         evaluators.push(Evaluator::Network(Arc::new(network)));
         if G::OUTPUT_BUCKETS > 1 {
             shape.buckets = G::OUTPUT_BUCKETS;

@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! magic     8 bytes   "ternNNUE"
-//! version   u16       5
+//! version   u16       6
 //! variant   u8 length, then the variant's name (UTF-8)
 //! layout    u16       the version of the variant's input layout (the game's INPUT_LAYOUT)
 //! quant     i32 x 4   QA, QB, Q2 and SCALE, as the file was quantised
@@ -14,6 +14,7 @@
 //! layer 2   u32       its units, 0 for none
 //! buckets   u32       the output layer's copies: 1, or the game's output buckets
 //! base      u8        0: the output alone; 1: added to the hand-written evaluation
+//! activation u8        0: the clipped ReLU; 1: squared (SCReLU)
 //! weights   i16 x inputs*hidden, i16 x hidden (bias),
 //!           with a second layer: i16 x units*2*hidden, i32 x units (bias),
 //!           for each bucket: i16 x (units, or 2*hidden without a second layer) (output),
@@ -23,15 +24,15 @@
 //!
 //! A file whose layout is not the game's, or that was quantised with other constants than
 //! this engine's, or whose buckets the game does not have, is refused: its numbers would
-//! be read as something else, silently. Version 4 (one output layer), version 3 (nor a
-//! layout, nor a quantisation) and version 2 (nor the second layer's fields) are read too:
-//! their inputs are the first layout of each game and their constants the ones this engine
-//! still has, so they read as they were written.
+//! be read as something else, silently. Version 5 (the clipped ReLU), version 4 (and one
+//! output layer), version 3 (nor a layout, nor a quantisation) and version 2 (nor the
+//! second layer's fields) are read too: their inputs are the first layout of each game and
+//! their constants the ones this engine still has, so they read as they were written.
 
 use std::io::Read;
 use std::path::Path;
 
-use super::{Layer2, MAX_BIAS, MAX_WEIGHT, Network, Q2, QA, QB, SCALE};
+use super::{Activation, Layer2, MAX_BIAS, MAX_WEIGHT, Network, Q2, QA, QB, SCALE};
 use crate::core::printable::echo;
 use crate::eval::Evaluate;
 
@@ -40,7 +41,9 @@ use crate::eval::Evaluate;
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
 const MAGIC: &[u8; 8] = b"ternNNUE";
-const VERSION: u16 = 5;
+const VERSION: u16 = 6;
+/// The version before the activation was written (the clipped ReLU's), still read.
+const VERSION_CLIPPED: u16 = 5;
 /// The version before the output buckets, still read.
 const VERSION_ONE_BUCKET: u16 = 4;
 /// The version before the layout and the quantisation were written, still read.
@@ -98,6 +101,7 @@ pub fn to_bytes(network: &Network, kind: NetworkKind) -> Vec<u8> {
     out.extend_from_slice(&(units as u32).to_le_bytes());
     out.extend_from_slice(&(network.buckets as u32).to_le_bytes());
     out.push(u8::from(network.on_terms));
+    out.push(network.activation.code());
     put_i16s(&mut out, &network.input_weights);
     put_i16s(&mut out, &network.input_bias);
     if let Some(layer2) = &network.layer2 {
@@ -164,6 +168,7 @@ pub fn from_bytes(bytes: &[u8], kind: NetworkKind) -> Result<Network, String> {
         units,
         buckets,
         on_terms,
+        activation,
     } = read_shape(&mut reader, version, kind)?;
     let count = inputs
         .checked_mul(hidden)
@@ -212,6 +217,7 @@ pub fn from_bytes(bytes: &[u8], kind: NetworkKind) -> Result<Network, String> {
         Some(layer2) => network.and_then(|network| network.with_layer2(layer2, vec![0; units])),
     }
     .and_then(|network| network.with_buckets(buckets, output_weights, output_bias))
+    .and_then(|network| network.with_activation(activation))
     .map(|network| network.with_terms(on_terms))
     .map_err(bad_shape)
     .and_then(values_a_trainer_writes)
@@ -225,6 +231,7 @@ struct Shape {
     units: usize,
     buckets: usize,
     on_terms: bool,
+    activation: Activation,
 }
 
 /// Reads the shape from a header of `version`, and refuses buckets `kind` does not have.
@@ -236,7 +243,7 @@ fn read_shape(reader: &mut Reader, version: u16, kind: NetworkKind) -> Result<Sh
         _ => u32::from_le_bytes(reader.take()?) as usize,
     };
     let buckets = match version {
-        VERSION => u32::from_le_bytes(reader.take()?) as usize,
+        VERSION | VERSION_CLIPPED => u32::from_le_bytes(reader.take()?) as usize,
         _ => 1,
     };
     if buckets != 1 && buckets != kind.buckets {
@@ -254,20 +261,29 @@ fn read_shape(reader: &mut Reader, version: u16, kind: NetworkKind) -> Result<Sh
         [1] => true,
         [other] => return Err(format!("a network file of an unknown base {other}")),
     };
+    let activation = match version {
+        VERSION => {
+            let [code] = reader.take::<1>()?;
+            Activation::from_code(code)
+                .ok_or_else(|| format!("a network file of an unknown activation {code}"))?
+        }
+        _ => Activation::ClippedRelu,
+    };
     Ok(Shape {
         inputs,
         hidden,
         units,
         buckets,
         on_terms,
+        activation,
     })
 }
 
-/// Reads a version 4 or 5 file's input layout and quantisation, and refuses what this engine
+/// Reads a version 4, 5 or 6 file's input layout and quantisation, and refuses what this engine
 /// would misread; older files carry neither and are of the first layout.
 fn read_labels(reader: &mut Reader, version: u16, kind: NetworkKind) -> Result<(), String> {
     let (layout, quantisation) = match version {
-        VERSION | VERSION_ONE_BUCKET => {
+        VERSION | VERSION_CLIPPED | VERSION_ONE_BUCKET => {
             let layout = u16::from_le_bytes(reader.take()?);
             let mut quantisation = [0; 4];
             for constant in &mut quantisation {
@@ -449,10 +465,35 @@ mod tests {
     }
 
     #[test]
-    fn files_of_versions_four_three_and_two_read_as_they_were_written() {
+    fn a_network_of_squared_activations_reads_back_as_written() {
+        let network = random_network(30, 16, 7)
+            .with_activation(Activation::SquaredClippedRelu)
+            .unwrap();
+        let bytes = to_bytes(&network, kind("lielow"));
+        let read = from_bytes(&bytes, kind("lielow")).unwrap();
+        assert_eq!(read.activation(), Activation::SquaredClippedRelu);
+        assert_eq!(read, network);
+        // An activation this engine does not know: refused with one line.
+        let at = MAGIC.len() + 2 + 1 + "lielow".len() + 35;
+        let mut unknown = bytes[..bytes.len() - 8].to_vec();
+        assert_eq!(unknown[at], 1);
+        unknown[at] = 7;
+        let error = from_bytes(&summed(unknown), kind("lielow")).unwrap_err();
+        assert_eq!(error, "a network file of an unknown activation 7");
+    }
+
+    #[test]
+    fn files_of_versions_five_four_three_and_two_read_as_they_were_written() {
         let network = random_network(30, 16, 7).with_terms(true);
-        let five = to_bytes(&network, kind("lielow"));
+        let six = to_bytes(&network, kind("lielow"));
         let name_end = MAGIC.len() + 2 + 1 + "lielow".len();
+        // Version 5: no activation's field after the base (the layout, the quantisation,
+        // the inputs, the units, the second layer's, the buckets and the base: 35 bytes).
+        let mut five = six[..name_end + 35].to_vec();
+        five.extend_from_slice(&six[name_end + 36..six.len() - 8]);
+        five[MAGIC.len()..MAGIC.len() + 2].copy_from_slice(&VERSION_CLIPPED.to_le_bytes());
+        let five = summed(five);
+        assert_eq!(from_bytes(&five, kind("lielow")), Ok(network.clone()));
         // Version 4: no buckets' field after the second layer's units (the layout, the
         // quantisation, the inputs, the units and the second layer's: 30 bytes before it).
         let mut four = five[..name_end + 30].to_vec();

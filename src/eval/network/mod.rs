@@ -1,5 +1,6 @@
 //! A small efficiently updated network (NNUE) for any game: sparse inputs, one accumulator
-//! layer per perspective kept up to date move by move, a clipped ReLU, one output.
+//! layer per perspective kept up to date move by move, a clipped ReLU (or its square), one
+//! output.
 //!
 //! The shape is the one the strongest engines of board games start from (Stockfish's
 //! first networks, Bullet's `(inputs -> hidden) x 2 -> 1`): each perspective (the first
@@ -15,11 +16,15 @@
 //! game's (its inputs are documented beside its evaluation); this module knows no game.
 //!
 //! - [`mod@file`]: the network's file: a header (variant, shape, checksum) and the weights.
+//! - [`activation`]: what a unit passes on (the clipped ReLU or its square) and the
+//!   output's sums over it.
 
 pub mod accumulator;
+pub mod activation;
 pub mod file;
 
 pub use self::accumulator::{Accumulator, MAX_HIDDEN};
+pub use self::activation::Activation;
 use crate::core::Player;
 
 /// The input layer's quantisation: a weight of 1.0 is `QA`; the clipped ReLU clips the
@@ -78,6 +83,9 @@ pub struct Network {
     /// Whether the network's output is added to the game's hand-written evaluation (a
     /// network trained on what the terms miss) rather than standing alone.
     on_terms: bool,
+    /// What the first layer's units pass on to the output (the clipped ReLU under a
+    /// second layer).
+    activation: Activation,
 }
 
 /// A second layer: `units` units, each with a row of `2 * hidden` weights over both
@@ -131,6 +139,7 @@ impl Network {
             output_bias: vec![output_bias],
             buckets: 1,
             on_terms: false,
+            activation: Activation::ClippedRelu,
         })
     }
 
@@ -141,6 +150,11 @@ impl Network {
         layer2: Layer2,
         output_weights: Vec<i16>,
     ) -> Result<Network, ShapeError> {
+        if self.activation != Activation::ClippedRelu {
+            return Err(ShapeError(
+                "a second layer takes the clipped ReLU's activations only".into(),
+            ));
+        }
         let fits = layer2.units > 0
             && self.hidden <= MAX_HIDDEN_BELOW_LAYER2
             && Some(layer2.weights.len()) == layer2.units.checked_mul(2 * self.hidden)
@@ -202,6 +216,24 @@ impl Network {
             .map_or(2 * self.hidden, |layer2| layer2.units)
     }
 
+    /// This network with the first layer's units passing on `activation`; a network with a
+    /// second layer keeps the clipped ReLU.
+    pub fn with_activation(mut self, activation: Activation) -> Result<Network, ShapeError> {
+        if self.layer2.is_some() && activation != Activation::ClippedRelu {
+            return Err(ShapeError(format!(
+                "a second layer takes the clipped ReLU's activations only, not {}",
+                activation.name()
+            )));
+        }
+        self.activation = activation;
+        Ok(self)
+    }
+
+    /// What the first layer's units pass on.
+    pub fn activation(&self) -> Activation {
+        self.activation
+    }
+
     /// The output buckets (1: none).
     pub fn buckets(&self) -> usize {
         self.buckets
@@ -216,6 +248,9 @@ impl Network {
         }
         if self.buckets > 1 {
             words += &format!(", {} output buckets", self.buckets);
+        }
+        if self.activation != Activation::ClippedRelu {
+            words += &format!(", {}", self.activation.name());
         }
         words
     }
@@ -430,12 +465,13 @@ impl Network {
         let sum = match &self.layer2 {
             None => {
                 let (own_weights, other_weights) = weights.split_at(self.hidden);
-                clipped_dot(own, own_weights).wrapping_add(clipped_dot(other, other_weights))
+                let activation = self.activation;
+                activation.dot(own, own_weights) + activation.dot(other, other_weights)
             }
-            Some(layer2) => self.through_layer2(layer2, own, other, weights),
+            Some(layer2) => i64::from(self.through_layer2(layer2, own, other, weights)),
         };
         // sum is in QA * QB units, the bias in QA * QB units too.
-        let total = i64::from(sum) + i64::from(self.output_bias[bucket]);
+        let total = sum + i64::from(self.output_bias[bucket]);
         (total * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 }
@@ -556,20 +592,6 @@ fn sum_into<const N: usize, const P: usize, const M: usize>(
     }
 }
 
-/// The sum of each value, clipped to `0..=QA`, times its weight: one plain reduction, the
-/// shape the compiler turns into vector multiply-adds. A trained network's sum stays far
-/// inside `i32` (its weights are clipped in training); a foreign file's may wrap, never
-/// panic.
-#[inline(always)]
-fn clipped_dot(values: &[i16], weights: &[i16]) -> i32 {
-    values
-        .iter()
-        .zip(weights)
-        .fold(0i32, |sum, (&value, &weight)| {
-            sum.wrapping_add(i32::from(value.clamp(0, QA as i16)) * i32::from(weight))
-        })
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -672,13 +694,16 @@ pub(crate) mod tests {
 
     #[test]
     fn the_integer_output_follows_the_float_model() {
-        for buckets in [1, 3] {
-            let network = match buckets {
-                1 => random_network(20, 16, 5),
-                _ => with_random_buckets(random_network(20, 16, 5), buckets, 6),
-            };
-            for bucket in 0..buckets {
-                output_follows_the_float_model(&network, bucket);
+        for activation in [Activation::ClippedRelu, Activation::SquaredClippedRelu] {
+            for buckets in [1, 3] {
+                let network = match buckets {
+                    1 => random_network(20, 16, 5),
+                    _ => with_random_buckets(random_network(20, 16, 5), buckets, 6),
+                };
+                let network = network.with_activation(activation).unwrap();
+                for bucket in 0..buckets {
+                    output_follows_the_float_model(&network, bucket);
+                }
             }
         }
         let network = with_random_buckets(random_network(20, 16, 5), 3, 6);
@@ -696,13 +721,19 @@ pub(crate) mod tests {
         let per_bucket = network.outputs_per_bucket();
         let weights = &network.output_weights[bucket * per_bucket..(bucket + 1) * per_bucket];
         for side in Player::BOTH {
-            // The float model: the clipped activations in units of 1.0, times the output
-            // weights in units of 1.0, plus the bias, times the scale.
+            // The float model: the activations in units of 1.0, times the output weights in
+            // units of 1.0, plus the bias, times the scale.
             let activation = |player: Player| -> Vec<f64> {
                 accumulator
                     .slice(player, network.hidden)
                     .iter()
-                    .map(|&v| f64::from(i32::from(v).clamp(0, QA)) / f64::from(QA))
+                    .map(|&v| {
+                        let clipped = f64::from(i32::from(v).clamp(0, QA)) / f64::from(QA);
+                        match network.activation {
+                            Activation::ClippedRelu => clipped,
+                            Activation::SquaredClippedRelu => clipped * clipped,
+                        }
+                    })
                     .collect()
             };
             let (own, other) = weights.split_at(network.hidden);
@@ -757,11 +788,16 @@ pub(crate) mod tests {
                     network.apply_portable(&parent, &mut baseline, perspective, &on, &off);
                 }
                 assert_eq!(widest, baseline, "apply, {hidden} units, {on:?} {off:?}");
+                let squared = (network.clone())
+                    .with_activation(Activation::SquaredClippedRelu)
+                    .unwrap();
                 for side in Player::BOTH {
-                    assert_eq!(
-                        network.evaluate(&widest, side, 0),
-                        network.evaluate_portable(&widest, side, 0)
-                    );
+                    for network in [&network, &squared] {
+                        assert_eq!(
+                            network.evaluate(&widest, side, 0),
+                            network.evaluate_portable(&widest, side, 0)
+                        );
+                    }
                 }
             }
             if hidden <= MAX_HIDDEN_BELOW_LAYER2 {
@@ -805,5 +841,21 @@ pub(crate) mod tests {
         assert!(Network::new(2, 2, vec![0; 4], vec![0; 2], vec![0; 4], 0).is_err());
         let big = MAX_HIDDEN + h;
         assert!(Network::new(1, big, vec![0; big], vec![0; big], vec![0; 2 * big], 0).is_err());
+        // A second layer takes the clipped ReLU only, whichever comes first.
+        let layer2 = || Layer2 {
+            units: 1,
+            weights: vec![0; 2 * h],
+            bias: vec![0],
+        };
+        let plain = Network::new(2, h, vec![0; 2 * h], vec![0; h], vec![0; 2 * h], 0).unwrap();
+        let deep = plain.clone().with_layer2(layer2(), vec![0]).unwrap();
+        assert!(
+            deep.with_activation(Activation::SquaredClippedRelu)
+                .is_err()
+        );
+        let squared = plain
+            .with_activation(Activation::SquaredClippedRelu)
+            .unwrap();
+        assert!(squared.with_layer2(layer2(), vec![0]).is_err());
     }
 }

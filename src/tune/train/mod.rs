@@ -21,7 +21,9 @@ use std::time::Instant;
 
 use self::model::{Adam, Params, Scratch, Shape, loss, output_factor};
 use self::samples::Samples;
-use crate::eval::network::{HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_HIDDEN_BELOW_LAYER2, Network};
+use crate::eval::network::{
+    Activation, HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_HIDDEN_BELOW_LAYER2, Network,
+};
 use crate::games::{Playable, Variant};
 
 /// The most units of a second layer.
@@ -38,6 +40,8 @@ pub struct TrainConfig {
     pub hidden: usize,
     /// Units of the second layer, 0 for none.
     pub layer2: usize,
+    /// What the first layer's units pass on (a second layer takes the clipped ReLU only).
+    pub activation: Activation,
     /// One output layer for each of the game's output buckets
     /// ([`crate::eval::Evaluate::OUTPUT_BUCKETS`]), rather than one for all positions.
     pub output_buckets: bool,
@@ -70,6 +74,7 @@ impl TrainConfig {
             variant,
             hidden: 128,
             layer2: 0,
+            activation: Activation::ClippedRelu,
             output_buckets: false,
             epochs: 30,
             batch: 16_384,
@@ -147,6 +152,7 @@ fn train_game<G: Playable>(
             true => G::OUTPUT_BUCKETS,
             false => 1,
         },
+        activation: config.activation,
     };
     let mut params = Params::random(shape, &mut rng);
     let mut adam = Adam::new(&params);
@@ -232,6 +238,12 @@ fn check_shape<G: Playable>(config: &TrainConfig) -> Result<(), String> {
         return Err(format!(
             "a second layer has at most {MAX_LAYER2} units, over at most \
              {MAX_HIDDEN_BELOW_LAYER2} hidden"
+        ));
+    }
+    if config.layer2 > 0 && config.activation != Activation::ClippedRelu {
+        return Err(format!(
+            "a second layer takes the clipped ReLU's activations only, not {}",
+            config.activation.name()
         ));
     }
     if config.batch == 0 || config.epochs == 0 {
@@ -372,10 +384,8 @@ mod tests {
         assert_eq!(data.training.len(), 1);
         let mut rng = fastrand::Rng::with_seed(7);
         let shape = Shape {
-            inputs: Lielow8::INPUTS,
-            hidden: 32,
             layer2: 8,
-            buckets: 1,
+            ..Shape::plain(Lielow8::INPUTS, 32)
         };
         let params = Params::random(shape, &mut rng);
         let zeros = || Params::zeros(shape);

@@ -1,6 +1,6 @@
 //! The float model the trainer fits, the same shape as the engine's network
-//! (`eval::network`): `inputs -> hidden` for each perspective, a clipped ReLU to `0..=1`,
-//! then one output from both perspectives' activations, the side to move's first, or,
+//! (`eval::network`): `inputs -> hidden` for each perspective, a clipped ReLU to `0..=1`
+//! (or its square), then one output from both perspectives' activations, the side to move's first, or,
 //! with a second layer, `layer2` units (each over both perspectives' activations, clipped
 //! ReLU again) and one output from them. The output `o` is the position's value in units
 //! of [`SCALE`] centipawns; the loss is the squared distance between `sigmoid(o * SCALE /
@@ -14,7 +14,7 @@
 /// inputs on: a sum of 63 inputs of this size and a bias stays under 128 (times `QA`). The
 /// network's file refuses weights beyond it.
 pub use crate::eval::network::WEIGHT_CLIP;
-use crate::eval::network::{Layer2, MAX_HIDDEN, Network, Q2, QA, QB, SCALE};
+use crate::eval::network::{Activation, Layer2, MAX_HIDDEN, Network, Q2, QA, QB, SCALE};
 
 /// The model's parameters, or a gradient of them (the same shape).
 #[derive(Clone, Debug, PartialEq)]
@@ -25,6 +25,8 @@ pub struct Params {
     pub layer2: usize,
     /// The output layer's copies, one an output bucket (1: none).
     pub buckets: usize,
+    /// What the first layer's units pass on (the clipped ReLU under a second layer).
+    pub activation: Activation,
     /// Input `i`'s column of `hidden` weights starts at `i * hidden`.
     pub input_weights: Vec<f32>,
     pub input_bias: Vec<f32>,
@@ -46,12 +48,14 @@ impl Params {
             hidden,
             layer2,
             buckets,
+            activation,
         } = shape;
         Params {
             inputs,
             hidden,
             layer2,
             buckets,
+            activation,
             input_weights: vec![0.0; inputs * hidden],
             input_bias: vec![0.0; hidden],
             layer2_weights: vec![0.0; layer2 * 2 * hidden],
@@ -68,6 +72,7 @@ impl Params {
             hidden: self.hidden,
             layer2: self.layer2,
             buckets: self.buckets,
+            activation: self.activation,
         }
     }
 
@@ -99,6 +104,7 @@ impl Params {
             hidden,
             layer2,
             buckets,
+            activation,
         } = shape;
         let mut uniform = |n: usize, size: f32| -> Vec<f32> {
             (0..n).map(|_| (rng.f32() * 2.0 - 1.0) * size).collect()
@@ -112,6 +118,7 @@ impl Params {
             hidden,
             layer2,
             buckets,
+            activation,
             input_weights,
             input_bias: vec![0.5; hidden],
             layer2_weights,
@@ -188,8 +195,9 @@ impl Params {
         let mut output = self.output_bias[bucket];
         let output_weights = &self.output_weights[self.outputs_of(bucket)];
         if self.layer2 == 0 {
-            for (value, weight) in scratch.accumulators.iter().zip(output_weights) {
-                output += value.clamp(0.0, 1.0) * weight;
+            let activation = self.activation;
+            for (&value, weight) in scratch.accumulators.iter().zip(output_weights) {
+                output += activation.of(value) * weight;
             }
             return output;
         }
@@ -223,7 +231,7 @@ impl Params {
         let mut activation_slopes = [0.0f32; 2 * MAX_HIDDEN];
         if self.layer2 == 0 {
             for (j, &value) in scratch.accumulators.iter().enumerate() {
-                output_slopes[j] += slope * value.clamp(0.0, 1.0);
+                output_slopes[j] += slope * self.activation.of(value);
                 activation_slopes[j] = slope * output_weights[j];
             }
         } else {
@@ -244,11 +252,11 @@ impl Params {
                 }
             }
         }
+        // The activation passes a slope only inside its range (the second layer reads the
+        // clipped ReLU's).
         let mut unit_slopes = [0.0f32; 2 * MAX_HIDDEN];
         for (j, &value) in scratch.accumulators.iter().enumerate() {
-            if value > 0.0 && value < 1.0 {
-                unit_slopes[j] = activation_slopes[j];
-            }
+            unit_slopes[j] = activation_slopes[j] * self.activation.slope(value);
         }
         for (perspective, on) in [own, other].into_iter().enumerate() {
             let slopes = &unit_slopes[perspective * h..(perspective + 1) * h];
@@ -288,7 +296,8 @@ impl Params {
             round(&self.input_bias, QA),
             vec![0; 2 * self.hidden],
             0,
-        );
+        )
+        .and_then(|network| network.with_activation(self.activation));
         let network = match self.layer2 {
             0 => network,
             units => network.and_then(|network| {
@@ -311,17 +320,30 @@ impl Params {
     }
 }
 
-/// A model's shape: its inputs, units a perspective, second-layer units (0: none) and
-/// output buckets (1: none).
+/// A model's shape: its inputs, units a perspective, second-layer units (0: none), output
+/// buckets (1: none) and the first layer's activation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     pub inputs: usize,
     pub hidden: usize,
     pub layer2: usize,
     pub buckets: usize,
+    pub activation: Activation,
 }
 
 impl Shape {
+    /// `inputs -> hidden` a perspective, one output: no second layer, no buckets, the
+    /// clipped ReLU.
+    pub fn plain(inputs: usize, hidden: usize) -> Shape {
+        Shape {
+            inputs,
+            hidden,
+            layer2: 0,
+            buckets: 1,
+            activation: Activation::ClippedRelu,
+        }
+    }
+
     /// The output layer's weights a bucket: one a unit below it.
     fn outputs(self) -> usize {
         if self.layer2 > 0 {
@@ -410,13 +432,22 @@ mod tests {
     /// one output layer and with buckets (the position in the last).
     #[test]
     fn the_gradient_is_the_slope_of_the_output() {
-        for (layer2, buckets) in [(0, 1), (4, 1), (0, 3), (4, 3)] {
+        let squared = Activation::SquaredClippedRelu;
+        let crelu = Activation::ClippedRelu;
+        for (layer2, buckets, activation) in [
+            (0, 1, crelu),
+            (4, 1, crelu),
+            (0, 3, crelu),
+            (4, 3, crelu),
+            (0, 1, squared),
+            (0, 3, squared),
+        ] {
             let mut rng = fastrand::Rng::with_seed(4);
             let shape = Shape {
-                inputs: 30,
-                hidden: 8,
                 layer2,
                 buckets,
+                activation,
+                ..Shape::plain(30, 8)
             };
             let mut params = Params::random(shape, &mut rng);
             // Buckets start alike: make them differ, so that the right one must be read.
@@ -442,8 +473,8 @@ mod tests {
                 let analytic = *get(&mut gradient.clone());
                 assert!(
                     (numeric - analytic).abs() < 2e-3,
-                    "{layer2} second-layer units, {buckets} buckets, {name}: {numeric} against \
-                     {analytic}"
+                    "{layer2} second-layer units, {buckets} buckets, {activation:?}, {name}: \
+                     {numeric} against {analytic}"
                 );
             };
             for j in 0..8 {
@@ -472,13 +503,22 @@ mod tests {
     /// with and without a second layer.
     #[test]
     fn the_quantised_network_follows_the_float_model() {
-        for (layer2, buckets, bound) in [(0, 1, 6.0), (16, 1, 8.0), (0, 4, 6.0), (16, 4, 8.0)] {
+        let squared = Activation::SquaredClippedRelu;
+        let crelu = Activation::ClippedRelu;
+        for (layer2, buckets, activation, bound) in [
+            (0, 1, crelu, 6.0),
+            (16, 1, crelu, 8.0),
+            (0, 4, crelu, 6.0),
+            (16, 4, crelu, 8.0),
+            (0, 1, squared, 6.0),
+            (0, 4, squared, 6.0),
+        ] {
             let mut rng = fastrand::Rng::with_seed(8);
             let shape = Shape {
-                inputs: 50,
-                hidden: 32,
                 layer2,
                 buckets,
+                activation,
+                ..Shape::plain(50, 32)
             };
             let mut params = Params::random(shape, &mut rng);
             // Buckets start alike: make them differ, so that the right one must be read.
@@ -486,6 +526,7 @@ mod tests {
             let network = params.quantise();
             assert_eq!(network.layer2().map_or(0, |l| l.units), layer2);
             assert_eq!(network.buckets(), buckets);
+            assert_eq!(network.activation(), activation);
             let mut scratch = Scratch::new(32, layer2);
             let mut worst = 0.0f32;
             for _ in 0..200 {
@@ -507,7 +548,7 @@ mod tests {
             }
             assert!(
                 worst <= bound,
-                "{layer2} second-layer units: {worst} cp apart"
+                "{layer2} second-layer units, {activation:?}: {worst} cp apart"
             );
         }
     }
