@@ -124,7 +124,8 @@ impl Clock {
         // The least this move may use: the least search while the clock affords it for
         // every move ahead, else a sliver of what is left, so that a game running on past
         // every estimate spends its clock geometrically and never reaches zero (the
-        // search's first iteration, a matter of microseconds, always completes).
+        // search's first iteration, a matter of microseconds, completes within its budget
+        // of nodes).
         let floor = MINIMUM.min(self.remaining / (4 * moves));
         let reserve = self.reserve(overhead);
         if self.remaining < reserve {

@@ -31,6 +31,12 @@ use crate::eval::Evaluator;
 /// at the slowest, so that a stop is obeyed within a few milliseconds. A node limit holds
 /// to within this many nodes a thread.
 pub const POLL_INTERVAL: u64 = 1024;
+/// The nodes the first iteration may take before the limits hold: it runs to its end so
+/// that any search answers with a considered move, and takes a few hundred nodes almost
+/// everywhere, but a quiescence search of many captures can run away (a Lerontenin ending
+/// of a dozen divided pieces took over 1,300,000 nodes at depth 1), and past this the stop
+/// flag, the clock and a node limit hold again.
+pub const FIRST_ITERATION_NODES: u64 = 1 << 18;
 /// The least depth whose root is searched in an aspiration window: shallower iterations
 /// cost too little to gain, and their scores swing most.
 const ASPIRATION_MIN_DEPTH: i32 = 5;
@@ -82,9 +88,12 @@ pub(super) struct Worker<G: Searchable> {
     hard_deadline: Option<Instant>,
     /// Whether the node at each ply was reached by a null move (no second one follows).
     after_null_move: [bool; MAX_PLY + 1],
-    /// False during the first iteration, which always completes (it takes microseconds)
-    /// so that even a search with no time left answers with a considered move.
+    /// False during the first iteration, which completes (it takes microseconds) so that
+    /// even a search with no time left answers with a considered move, unless it runs past
+    /// `first_iteration_nodes`.
     interruptible: bool,
+    /// [`FIRST_ITERATION_NODES`], or a test's smaller budget.
+    first_iteration_nodes: u64,
     stopped: bool,
     /// Root moves to leave out (the lines already found in this iteration, the moves not
     /// in `searchmoves`). When any are left out, the root's result is not stored.
@@ -126,6 +135,7 @@ impl<G: Searchable> Worker<G> {
             hard_deadline: None,
             after_null_move: [false; MAX_PLY + 1],
             interruptible: false,
+            first_iteration_nodes: FIRST_ITERATION_NODES,
             stopped: false,
             root_excluded: Vec::with_capacity(256),
             root_side: Player::P1,
@@ -210,7 +220,7 @@ impl<G: Searchable> Worker<G> {
                 control,
                 &mut lines,
             );
-            self.interruptible = true;
+            self.become_interruptible();
             if lines.is_empty() {
                 break;
             }
@@ -221,6 +231,13 @@ impl<G: Searchable> Worker<G> {
             if self.stopped || self.enough_after(depth, &result, limits, control) {
                 break;
             }
+        }
+        if result.depth == 0 {
+            // The first iteration ran away and was stopped: the move that looks best one
+            // ply ahead, rather than the first generated.
+            (result.best, result.score) = self.best_one_ply_ahead(&mut game, &root_moves);
+            result.pv = result.best.into_iter().collect();
+            on_info(&self.info(0, &result, None, started));
         }
         self.root_excluded.clear();
         self.counts.publish(self.index, self.nodes);
@@ -278,6 +295,20 @@ impl<G: Searchable> Worker<G> {
             root_moves.retain(|mv| only.contains(mv));
         }
         root_moves
+    }
+
+    /// The root move whose position scores best by the static evaluation (or the game's
+    /// end it reaches), and its score: the answer of a search stopped before its first
+    /// iteration completed. `root_moves` is not empty.
+    fn best_one_ply_ahead(&self, game: &mut G, root_moves: &[G::Move]) -> (Option<G::Move>, Score) {
+        let mut best = (None, -INFINITY);
+        for &mv in root_moves {
+            let score = self.score_without_choice(game, Some(mv));
+            if score > best.1 {
+                best = (Some(mv), score);
+            }
+        }
+        (best.0, Score::from_raw(best.1))
     }
 
     /// The score of a root with nothing to choose: the finished game's, or the position
@@ -480,7 +511,16 @@ impl<G: Searchable> Worker<G> {
     #[inline]
     fn visit_node(&mut self, control: Control<'_, G::Move>) {
         self.nodes += 1;
-        if self.nodes >= self.next_poll && self.interruptible {
+        if self.nodes >= self.next_poll {
+            if !self.interruptible {
+                // The first iteration: no look until it runs away.
+                if self.nodes < self.first_iteration_nodes {
+                    self.next_poll = self.first_iteration_nodes;
+                    return;
+                }
+                self.interruptible = true;
+                self.must_stop();
+            }
             self.next_poll = self.nodes + POLL_INTERVAL;
             self.counts.publish(self.index, self.nodes);
             self.others_nodes = self.counts.others(self.index);
@@ -488,6 +528,13 @@ impl<G: Searchable> Worker<G> {
             self.stopped |= control.stop.load(AtomicOrdering::Relaxed)
                 || self.hard_deadline.is_some_and(|d| Instant::now() >= d);
         }
+    }
+
+    /// Lets the limits hold from now on (after the first iteration), with a look at them
+    /// at the next node.
+    fn become_interruptible(&mut self) {
+        self.interruptible = true;
+        self.next_poll = self.next_poll.min(self.nodes);
     }
 
     /// Tells `control` which root move the main worker starts on, once the search has run
@@ -518,5 +565,73 @@ impl<G: Searchable> Worker<G> {
             self.clock_start = Instant::now();
             self.hard_deadline = self.deadlines.hard.map(|d| self.clock_start + d);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::lielow::Lielow8;
+    use crate::rules::Rules;
+    use crate::search::limits::Limits;
+    use crate::search::request::RootOptions;
+    use std::sync::atomic::AtomicBool;
+
+    /// A worker of one thread whose first iteration may take `budget` nodes.
+    fn worker(budget: u64) -> Worker<Lielow8> {
+        let tt = Arc::new(TranspositionTable::new(1, 1));
+        let mut worker = Worker::new(tt, NodeCounts::new(1), 0);
+        worker.first_iteration_nodes = budget;
+        worker
+    }
+
+    fn search(worker: &mut Worker<Lielow8>, limits: Limits, stop: bool) -> SearchResult<Mv> {
+        let (stop, pondering) = (AtomicBool::new(stop), AtomicBool::new(false));
+        let request = SearchRequest {
+            limits,
+            options: RootOptions::default(),
+            control: Control::new(&stop, &pondering),
+        };
+        worker.search_with(&Lielow8::start(), &request, &mut |_| {})
+    }
+
+    type Mv = <Lielow8 as Rules>::Move;
+
+    /// A first iteration completes within its budget whatever the limits say; past it
+    /// (here 16 nodes, where the start's first iteration takes about fifty) a node limit
+    /// and the stop flag hold, and the answer is the move best one ply ahead.
+    #[test]
+    fn a_first_iteration_that_runs_past_its_budget_is_stopped_and_answers_by_one_ply() {
+        let one_node = Limits {
+            nodes: Some(1),
+            ..Limits::default()
+        };
+        let whole = search(&mut worker(FIRST_ITERATION_NODES), one_node, false);
+        assert!(whole.depth >= 1, "{whole:?}");
+        assert!(
+            whole.nodes > 16,
+            "the first iteration takes {} nodes",
+            whole.nodes
+        );
+
+        let mut moves = Vec::new();
+        Lielow8::start().generate_moves(&mut moves);
+        let mut tight = worker(16);
+        let by_nodes = search(&mut tight, one_node, false);
+        assert_eq!(by_nodes.depth, 0, "{by_nodes:?}");
+        assert!(by_nodes.nodes <= 17, "{by_nodes:?}");
+        let best = by_nodes.best.expect("a move");
+        assert!(moves.contains(&best));
+        let one_ply = tight.best_one_ply_ahead(&mut Lielow8::start(), &moves);
+        assert_eq!((by_nodes.best, by_nodes.score), one_ply);
+        // Stopped before it began, by the stop flag, the same.
+        let by_stop = search(&mut worker(16), Limits::default(), true);
+        assert_eq!((by_stop.depth, by_stop.best), (0, by_nodes.best));
+        // With no limit, the budget only lets the limits hold: the iterations go on.
+        let depth_2 = Limits {
+            depth: Some(2),
+            ..Limits::default()
+        };
+        assert_eq!(search(&mut worker(16), depth_2, false).depth, 2);
     }
 }

@@ -59,8 +59,8 @@ impl<G: Searchable> Worker<G> {
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(game, alpha, beta, ply, QUIESCENCE_PLIES, control);
         }
-        // Step 2. Abort: the score of an aborted search is never used (the first
-        // iteration is never aborted).
+        // Step 2. Abort: the score of an aborted search is never used (a first iteration
+        // aborted, which only one that runs away is, answers by one ply).
         if ply > 0 && self.must_stop() {
             return 0;
         }
