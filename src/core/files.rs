@@ -100,15 +100,32 @@ mod tests {
     use super::*;
     use std::io::Cursor;
 
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("ternion-files-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir.join(name)
+    /// A directory of its own for one test, removed when the test ends (passed or not).
+    struct Scratch(std::path::PathBuf);
+
+    impl Scratch {
+        fn new(test: &str) -> Scratch {
+            let name = format!("ternion-files-{test}-{}", std::process::id());
+            let dir = std::env::temp_dir().join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            Scratch(dir)
+        }
+
+        fn path(&self, name: &str) -> std::path::PathBuf {
+            self.0.join(name)
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
     }
 
     #[test]
     fn only_regular_files_are_opened() {
-        let path = scratch("regular");
+        let scratch = Scratch::new("regular");
+        let path = scratch.path("regular");
         std::fs::write(&path, b"one\ntwo\n").unwrap();
         assert_eq!(read_text(&path).unwrap(), "one\ntwo\n");
         assert_eq!(read_regular(&path, 8).unwrap(), b"one\ntwo\n");
@@ -126,19 +143,18 @@ mod tests {
             let error = read_text(other).unwrap_err();
             assert!(error.contains("not a regular file"), "{error}");
         }
-        let error = read_text(&scratch("missing")).unwrap_err();
+        let error = read_text(&scratch.path("missing")).unwrap_err();
         assert!(error.starts_with("cannot read "), "{error}");
     }
 
     #[test]
     fn a_fifo_is_refused_without_waiting_for_a_writer() {
-        let path = scratch("fifo");
-        let _ = std::fs::remove_file(&path);
+        let scratch = Scratch::new("fifo");
+        let path = scratch.path("fifo");
         rustix::fs::mkfifoat(rustix::fs::CWD, &path, rustix::fs::Mode::RWXU).unwrap();
         // No writer ever comes: a blocking open would wait here for good.
         let error = open_regular(&path).unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::InvalidInput);
-        let _ = std::fs::remove_file(&path);
     }
 
     #[test]
