@@ -1,5 +1,6 @@
 //! The shared ladder of `Skill Level`s: what each level below the full engine may do in a
-//! game that has no table of its own (Lerontenin has: `lerontenin/levels.rs`). A game
+//! game that has no table of its own (Lerontenin has: `lerontenin/levels.rs`; Lielow 9x9
+//! mends two levels of this one: `lielow/levels.rs`). A game
 //! names its table as [`Playable::LEVELS`](super::Playable::LEVELS); the Elo each level
 //! plays at, per game, is in `strength`.
 
@@ -43,19 +44,26 @@ pub const SHARED: Levels = [
     level(20, 400_000, 1, 0, 100),
 ];
 
+/// Asserts that every level of `levels` looks further than the one below it, strays less, or
+/// both, and never looks less far: a table built from the shared one keeps its order.
+#[cfg(test)]
+pub(crate) fn assert_every_level_above_the_one_below(levels: &Levels) {
+    for pair in levels.windows(2) {
+        let (below, above) = (pair[0], pair[1]);
+        assert!(above.depth >= below.depth && above.nodes >= below.nodes);
+        assert!(above.weakness <= 120);
+        let looks_further = above.depth > below.depth || above.nodes > below.nodes;
+        let strays_less = above.weakness < below.weakness || above.lines < below.lines;
+        assert!(looks_further || strays_less, "{below:?} then {above:?}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn every_level_looks_further_or_strays_less_than_the_one_below() {
-        for pair in SHARED.windows(2) {
-            let (below, above) = (pair[0], pair[1]);
-            assert!(above.depth >= below.depth && above.nodes >= below.nodes);
-            assert!(above.weakness <= 120);
-            let looks_further = above.depth > below.depth || above.nodes > below.nodes;
-            let strays_less = above.weakness < below.weakness || above.lines < below.lines;
-            assert!(looks_further || strays_less, "{below:?} then {above:?}");
-        }
+        assert_every_level_above_the_one_below(&SHARED);
     }
 }

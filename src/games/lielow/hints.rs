@@ -2,12 +2,14 @@
 //! test on the 8x8 board, and games get shorter as stacks leave.
 
 use super::geometry::{Board8, Board9, Geometry};
+use super::levels;
 use super::weights::BoardWeights;
 use super::{Lielow, LielowMove};
 use crate::core::BitSet;
 use crate::games::playable::Playable;
 use crate::games::variant::Variant;
 use crate::search::Searchable;
+use crate::search::levels::Levels;
 
 /// What the search does differently on each board.
 pub trait BoardHints {
@@ -15,14 +17,20 @@ pub trait BoardHints {
     /// match showed a gain (8x8: +18.5 Elo over 1,500 games); on 9x9 it showed none
     /// (docs/experiments.md).
     const NULL_MOVE: bool;
+
+    /// The board's `Skill Level` table: 9x9 mends two of the shared ladder's levels that
+    /// did not play apart there (`levels.rs`).
+    const LEVELS: &'static Levels;
 }
 
 impl BoardHints for Board8 {
     const NULL_MOVE: bool = true;
+    const LEVELS: &'static Levels = &crate::games::levels::SHARED;
 }
 
 impl BoardHints for Board9 {
     const NULL_MOVE: bool = false;
+    const LEVELS: &'static Levels = &levels::BOARD9;
 }
 
 impl<G: Geometry + BoardWeights + BoardHints> Searchable for Lielow<G> {
@@ -69,4 +77,5 @@ impl<G: Geometry + BoardWeights + BoardHints> Searchable for Lielow<G> {
 
 impl<G: Geometry + BoardWeights + BoardHints> Playable for Lielow<G> {
     const VARIANT: Variant = G::VARIANT;
+    const LEVELS: &'static Levels = G::LEVELS;
 }

@@ -16,6 +16,7 @@ mod eval;
 pub mod geometry;
 mod hints;
 pub mod inputs;
+mod levels;
 mod svg;
 mod text;
 mod weights;
