@@ -13,7 +13,7 @@ mod settled;
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering as AtomicOrdering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::counts::NodeCounts;
 use super::limits::{Deadlines, Limits, MAX_PLY};
@@ -35,7 +35,8 @@ pub const POLL_INTERVAL: u64 = 1024;
 /// that any search answers with a considered move, and takes a few hundred nodes almost
 /// everywhere, but a quiescence search of many captures can run away (a Lerontenin ending
 /// of a dozen divided pieces took over 1,300,000 nodes at depth 1), and past this the stop
-/// flag, the clock and a node limit hold again.
+/// flag, the clock and a node limit hold again. Before it, the stop flag holds once the
+/// move has been answered for: see `Worker::answered_by`.
 pub const FIRST_ITERATION_NODES: u64 = 1 << 18;
 /// The least depth whose root is searched in an aspiration window: shallower iterations
 /// cost too little to gain, and their scores swing most.
@@ -86,11 +87,20 @@ pub(super) struct Worker<G: Searchable> {
     /// Still pondering: no deadline holds yet.
     pondering: bool,
     hard_deadline: Option<Instant>,
+    /// When the watchdog gives up waiting for a first iteration and answers for it: the
+    /// hard deadline and half the move's overhead (`engine::answer::watch`). A first
+    /// iteration heeds the stop flag from then on (at once in a search with no deadline),
+    /// so that one that runs away does not go on after its move was answered and keep the
+    /// next `go` waiting while that move's clock runs (the daemon ends the last search
+    /// first): a Lerontenin race at 0.5 s + 5 ms lost on time so, 780 plies in.
+    answered_by: Option<Instant>,
+    /// Half the move's overhead: how long past the hard deadline the watchdog waits.
+    half_overhead: Duration,
     /// Whether the node at each ply was reached by a null move (no second one follows).
     after_null_move: [bool; MAX_PLY + 1],
     /// False during the first iteration, which completes (it takes microseconds) so that
     /// even a search with no time left answers with a considered move, unless it runs past
-    /// `first_iteration_nodes`.
+    /// `first_iteration_nodes` or is stopped.
     interruptible: bool,
     /// [`FIRST_ITERATION_NODES`], or a test's smaller budget.
     first_iteration_nodes: u64,
@@ -133,6 +143,8 @@ impl<G: Searchable> Worker<G> {
             search_start: Instant::now(),
             pondering: false,
             hard_deadline: None,
+            answered_by: None,
+            half_overhead: Duration::ZERO,
             after_null_move: [false; MAX_PLY + 1],
             interruptible: false,
             first_iteration_nodes: FIRST_ITERATION_NODES,
@@ -258,6 +270,8 @@ impl<G: Searchable> Worker<G> {
             true => None,
             false => self.deadlines.hard.map(|d| self.clock_start + d),
         };
+        self.half_overhead = limits.move_overhead / 2;
+        self.answered_by = self.hard_deadline.map(|d| d + self.half_overhead);
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.nodes = 0;
         self.others_nodes = 0;
@@ -513,9 +527,12 @@ impl<G: Searchable> Worker<G> {
         self.nodes += 1;
         if self.nodes >= self.next_poll {
             if !self.interruptible {
-                // The first iteration: no look until it runs away.
+                // The first iteration: until it runs away, only a stop once the move has
+                // been answered for.
                 if self.nodes < self.first_iteration_nodes {
-                    self.next_poll = self.first_iteration_nodes;
+                    self.next_poll = (self.nodes + POLL_INTERVAL).min(self.first_iteration_nodes);
+                    self.stopped |= control.stop.load(AtomicOrdering::Relaxed)
+                        && self.answered_by.is_none_or(|d| Instant::now() >= d);
                     return;
                 }
                 self.interruptible = true;
@@ -564,6 +581,7 @@ impl<G: Searchable> Worker<G> {
             self.pondering = false;
             self.clock_start = Instant::now();
             self.hard_deadline = self.deadlines.hard.map(|d| self.clock_start + d);
+            self.answered_by = self.hard_deadline.map(|d| d + self.half_overhead);
         }
     }
 }
@@ -571,35 +589,57 @@ impl<G: Searchable> Worker<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::lerontenin::Lerontenin;
     use crate::games::lielow::Lielow8;
+    use crate::rules::Notation;
     use crate::rules::Rules;
     use crate::search::limits::Limits;
     use crate::search::request::RootOptions;
     use std::sync::atomic::AtomicBool;
 
     /// A worker of one thread whose first iteration may take `budget` nodes.
-    fn worker(budget: u64) -> Worker<Lielow8> {
+    fn worker<G: Searchable>(budget: u64) -> Worker<G> {
         let tt = Arc::new(TranspositionTable::new(1, 1));
         let mut worker = Worker::new(tt, NodeCounts::new(1), 0);
         worker.first_iteration_nodes = budget;
         worker
     }
 
-    fn search(worker: &mut Worker<Lielow8>, limits: Limits, stop: bool) -> SearchResult<Mv> {
+    /// A search of `root`, its stop flag up from the start if `stop`.
+    fn search_from<G: Searchable>(
+        worker: &mut Worker<G>,
+        root: &G,
+        limits: Limits,
+        stop: bool,
+    ) -> SearchResult<G::Move> {
         let (stop, pondering) = (AtomicBool::new(stop), AtomicBool::new(false));
         let request = SearchRequest {
             limits,
             options: RootOptions::default(),
             control: Control::new(&stop, &pondering),
         };
-        worker.search_with(&Lielow8::start(), &request, &mut |_| {})
+        worker.search_with(root, &request, &mut |_| {})
+    }
+
+    fn search(worker: &mut Worker<Lielow8>, limits: Limits, stop: bool) -> SearchResult<Mv> {
+        search_from(worker, &Lielow8::start(), limits, stop)
+    }
+
+    /// Limits of one move of `movetime` ms whose clock started at `since`.
+    fn timed(since: Instant, movetime: u64) -> Limits {
+        Limits {
+            movetime: Some(Duration::from_millis(movetime)),
+            since: Some(since),
+            ..Limits::default()
+        }
     }
 
     type Mv = <Lielow8 as Rules>::Move;
 
     /// A first iteration completes within its budget whatever the limits say; past it
     /// (here 16 nodes, where the start's first iteration takes about fifty) a node limit
-    /// and the stop flag hold, and the answer is the move best one ply ahead.
+    /// and the stop flag hold, and the answer is the move best one ply ahead. Within it,
+    /// the stop flag holds once the move has been answered for (at once with no deadline).
     #[test]
     fn a_first_iteration_that_runs_past_its_budget_is_stopped_and_answers_by_one_ply() {
         let one_node = Limits {
@@ -624,14 +664,55 @@ mod tests {
         assert!(moves.contains(&best));
         let one_ply = tight.best_one_ply_ahead(&mut Lielow8::start(), &moves);
         assert_eq!((by_nodes.best, by_nodes.score), one_ply);
-        // Stopped before it began, by the stop flag, the same.
-        let by_stop = search(&mut worker(16), Limits::default(), true);
-        assert_eq!((by_stop.depth, by_stop.best), (0, by_nodes.best));
+        // Stopped before it began, by the stop flag, the same, with the whole budget too:
+        // with no deadline, the flag holds at the first node.
+        for budget in [16, FIRST_ITERATION_NODES] {
+            let by_stop = search(&mut worker(budget), Limits::default(), true);
+            assert_eq!((by_stop.depth, by_stop.best), (0, by_nodes.best));
+            assert!(by_stop.nodes < whole.nodes, "{by_stop:?}");
+        }
+        // With a deadline, a stop before the watchdog's last moment (the hard deadline and
+        // half the overhead) lets the first iteration complete; one after it does not.
+        let now = Instant::now();
+        let early = search(&mut worker(FIRST_ITERATION_NODES), timed(now, 60_000), true);
+        assert!(early.depth >= 1, "{early:?}");
+        // A move of 20 ms asked for a second ago: its last moment is long past.
+        let late = timed(now - Duration::from_secs(1), 20);
+        let late = search(&mut worker(FIRST_ITERATION_NODES), late, true);
+        assert_eq!((late.depth, late.best), (0, by_nodes.best));
         // With no limit, the budget only lets the limits hold: the iterations go on.
         let depth_2 = Limits {
             depth: Some(2),
             ..Limits::default()
         };
         assert_eq!(search(&mut worker(16), depth_2, false).depth, 2);
+    }
+
+    /// A Lerontenin race whose first iteration takes 1.24 million nodes (a quiescence
+    /// search among a dozen divided pieces).
+    const RUNAWAY: &str = "L S@89#73,D@90,Ta=1@98,Tb=2@98,Qa=1@98,Qba=1@94,Qbb=2@92,Pa=1@93,\
+        Pbaa=1@98,Pbab=1@93,Pbba=1@93,Pbbb=1@93,Xa=1@97+1,Xb=5@91,H@98 S@95#89,D@92,Ta=1@98,\
+        Tb=2@92,Qa=1@98,Qba=1@93,Qbb=2@92,Pa=1@93,Pba=2@95+1,Pbb=2@95+2,Xa=1@93,Xba=1@93,\
+        Xbba=1@93,Xbbba=1@98,Xbbbb=2@92,H@98 0/0 866";
+
+    /// Once its move has been answered for, a first iteration that runs away ends at its
+    /// next look at the stop flag, not at the budget: the daemon waits for the last search
+    /// to end before it starts the next, on that move's clock.
+    #[test]
+    fn a_runaway_first_iteration_ends_at_a_stop_once_its_move_was_answered_for() {
+        let race = Lerontenin::parse_position(RUNAWAY).expect("the race");
+        let answered_for = || timed(Instant::now() - Duration::from_secs(1), 20);
+        // With the built-in network, as the engine plays.
+        let runaway = || {
+            let mut worker = worker::<Lerontenin>(FIRST_ITERATION_NODES);
+            worker.set_evaluator(Evaluator::shipped::<Lerontenin>());
+            worker
+        };
+        let unstopped = search_from(&mut runaway(), &race, answered_for(), false);
+        assert_eq!(unstopped.depth, 0, "{unstopped:?}");
+        assert!(unstopped.nodes >= FIRST_ITERATION_NODES, "{unstopped:?}");
+        let stopped = search_from(&mut runaway(), &race, answered_for(), true);
+        assert_eq!((stopped.depth, stopped.best), (0, unstopped.best));
+        assert!(stopped.nodes <= POLL_INTERVAL, "{stopped:?}");
     }
 }
