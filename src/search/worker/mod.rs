@@ -87,12 +87,15 @@ pub(super) struct Worker<G: Searchable> {
     /// Still pondering: no deadline holds yet.
     pondering: bool,
     hard_deadline: Option<Instant>,
-    /// When the watchdog gives up waiting for a first iteration and answers for it: the
-    /// hard deadline and half the move's overhead (`engine::answer::watch`). A first
-    /// iteration heeds the stop flag from then on (at once in a search with no deadline),
-    /// so that one that runs away does not go on after its move was answered and keep the
-    /// next `go` waiting while that move's clock runs (the daemon ends the last search
-    /// first): a Lerontenin race at 0.5 s + 5 ms lost on time so, 780 plies in.
+    /// When a first iteration's move has been answered for, or no longer needs it: the
+    /// hard deadline and half the move's overhead, when the watchdog gives up waiting for
+    /// the first iteration and answers for it (`engine::answer::watch`); the start of a
+    /// ponder search, which is stopped only when its guess missed. A first iteration heeds
+    /// the stop flag from then on, so that one that runs away does not go on after its move
+    /// was answered for and keep the next `go` waiting while that move's clock runs (the
+    /// daemon ends the last search first): a Lerontenin race at 0.5 s + 5 ms lost on time
+    /// so, 780 plies in. With no deadline (`go depth`, `go nodes`, `go infinite`), a stop
+    /// lets the first iteration complete, as a clock does not run.
     answered_by: Option<Instant>,
     /// Half the move's overhead: how long past the hard deadline the watchdog waits.
     half_overhead: Duration,
@@ -271,7 +274,10 @@ impl<G: Searchable> Worker<G> {
             false => self.deadlines.hard.map(|d| self.clock_start + d),
         };
         self.half_overhead = limits.move_overhead / 2;
-        self.answered_by = self.hard_deadline.map(|d| d + self.half_overhead);
+        self.answered_by = match self.pondering {
+            true => Some(started),
+            false => self.hard_deadline.map(|d| d + self.half_overhead),
+        };
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.nodes = 0;
         self.others_nodes = 0;
@@ -532,7 +538,7 @@ impl<G: Searchable> Worker<G> {
                 if self.nodes < self.first_iteration_nodes {
                     self.next_poll = (self.nodes + POLL_INTERVAL).min(self.first_iteration_nodes);
                     self.stopped |= control.stop.load(AtomicOrdering::Relaxed)
-                        && self.answered_by.is_none_or(|d| Instant::now() >= d);
+                        && self.answered_by.is_some_and(|d| Instant::now() >= d);
                     return;
                 }
                 self.interruptible = true;
@@ -612,7 +618,18 @@ mod tests {
         limits: Limits,
         stop: bool,
     ) -> SearchResult<G::Move> {
-        let (stop, pondering) = (AtomicBool::new(stop), AtomicBool::new(false));
+        ponder_from(worker, root, limits, stop, false)
+    }
+
+    /// The same, a ponder search if `pondering`.
+    fn ponder_from<G: Searchable>(
+        worker: &mut Worker<G>,
+        root: &G,
+        limits: Limits,
+        stop: bool,
+        pondering: bool,
+    ) -> SearchResult<G::Move> {
+        let (stop, pondering) = (AtomicBool::new(stop), AtomicBool::new(pondering));
         let request = SearchRequest {
             limits,
             options: RootOptions::default(),
@@ -639,7 +656,7 @@ mod tests {
     /// A first iteration completes within its budget whatever the limits say; past it
     /// (here 16 nodes, where the start's first iteration takes about fifty) a node limit
     /// and the stop flag hold, and the answer is the move best one ply ahead. Within it,
-    /// the stop flag holds once the move has been answered for (at once with no deadline).
+    /// the stop flag holds once the move has been answered for.
     #[test]
     fn a_first_iteration_that_runs_past_its_budget_is_stopped_and_answers_by_one_ply() {
         let one_node = Limits {
@@ -664,13 +681,12 @@ mod tests {
         assert!(moves.contains(&best));
         let one_ply = tight.best_one_ply_ahead(&mut Lielow8::start(), &moves);
         assert_eq!((by_nodes.best, by_nodes.score), one_ply);
-        // Stopped before it began, by the stop flag, the same, with the whole budget too:
-        // with no deadline, the flag holds at the first node.
-        for budget in [16, FIRST_ITERATION_NODES] {
-            let by_stop = search(&mut worker(budget), Limits::default(), true);
-            assert_eq!((by_stop.depth, by_stop.best), (0, by_nodes.best));
-            assert!(by_stop.nodes < whole.nodes, "{by_stop:?}");
-        }
+        // Stopped before it began, by the stop flag, the same; within the budget, with no
+        // deadline, the first iteration completes.
+        let by_stop = search(&mut worker(16), Limits::default(), true);
+        assert_eq!((by_stop.depth, by_stop.best), (0, by_nodes.best));
+        let untimed = search(&mut worker(FIRST_ITERATION_NODES), Limits::default(), true);
+        assert!(untimed.depth >= 1, "{untimed:?}");
         // With a deadline, a stop before the watchdog's last moment (the hard deadline and
         // half the overhead) lets the first iteration complete; one after it does not.
         let now = Instant::now();
@@ -714,5 +730,10 @@ mod tests {
         let stopped = search_from(&mut runaway(), &race, answered_for(), true);
         assert_eq!((stopped.depth, stopped.best), (0, unstopped.best));
         assert!(stopped.nodes <= POLL_INTERVAL, "{stopped:?}");
+        // A ponder search is stopped only when its guess missed: at once, clock or not.
+        let later = timed(Instant::now(), 60_000);
+        let missed = ponder_from(&mut runaway(), &race, later, true, true);
+        assert_eq!(missed.depth, 0, "{missed:?}");
+        assert!(missed.nodes <= POLL_INTERVAL, "{missed:?}");
     }
 }
