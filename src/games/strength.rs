@@ -63,26 +63,27 @@ pub fn nearest_level(variant: Variant, elo: u32) -> u8 {
     best as u8
 }
 
-// Measured by `scripts/calibrate-levels.sh <variant>`: docs/levels.md gives each step's
-// games and interval. Egara-guti's levels from 14 up drew every game against the level
-// below, and share level 13's Elo. Lerontenin's levels 0-3, 4-7, 8-11, 12-15 and 16-19
-// are five players (src/games/lerontenin/levels.rs), each group with its first level's
-// Elo; its full engine was measured at 100,000 nodes a move.
+// Measured by `scripts/calibrate-levels.sh <variant>`, each game with the network it ships
+// (Egara-guti ships none): docs/levels.md gives each step's games and interval. Egara-guti's
+// levels from 14 up drew every game against the level below, and share level 13's Elo.
+// Lerontenin's levels 0-3, 4-7, 8-11, 12-15 and 16-19 are five players
+// (src/games/lerontenin/levels.rs), each group with its first level's Elo; its full engine
+// was measured at 100,000 nodes a move.
 const LIELOW: LevelElo = [
-    850, 935, 1145, 1249, 1360, 1542, 1657, 1872, 1933, 2072, 2150, 2273, 2459, 2578, 2705, 2790,
-    2875, 2924, 3092, 3207, 3393,
+    894, 1062, 1253, 1320, 1383, 1613, 1702, 1902, 2021, 2136, 2203, 2363, 2502, 2602, 2687, 2757,
+    2788, 2848, 3008, 3068, 3264,
 ];
 const LIELOW9: LevelElo = [
-    876, 935, 1125, 1184, 1284, 1391, 1510, 1629, 1772, 1899, 1962, 2122, 2241, 2311, 2407, 2488,
-    2541, 2619, 2708, 2789, 2980,
+    982, 1109, 1361, 1500, 1647, 1790, 1886, 2106, 2206, 2341, 2441, 2490, 2629, 2744, 2818, 2896,
+    2956, 3030, 3141, 3292, 3465,
 ];
 const EGARAGUTI: LevelElo = [
     278, 417, 661, 763, 810, 870, 950, 1033, 1086, 1117, 1157, 1194, 1220, 1248, 1248, 1248, 1248,
     1248, 1248, 1248, 1248,
 ];
 const LERONTENIN: LevelElo = [
-    260, 260, 260, 260, 304, 304, 304, 304, 488, 488, 488, 488, 1078, 1078, 1078, 1078, 1211, 1211,
-    1211, 1211, 1332,
+    236, 236, 236, 236, 365, 365, 365, 365, 577, 577, 577, 577, 1088, 1088, 1088, 1088, 1254, 1254,
+    1254, 1254, 1335,
 ];
 
 #[cfg(test)]
