@@ -70,8 +70,8 @@ pub fn nearest_level(variant: Variant, elo: u32) -> u8 {
 // (src/games/lerontenin/levels.rs), each group with its first level's Elo; its full engine
 // was measured at 100,000 nodes a move.
 const LIELOW: LevelElo = [
-    894, 1062, 1253, 1320, 1383, 1613, 1702, 1902, 2021, 2136, 2203, 2363, 2502, 2602, 2687, 2757,
-    2788, 2848, 3008, 3068, 3264,
+    890, 977, 1182, 1274, 1337, 1492, 1600, 1841, 1930, 1991, 2095, 2250, 2414, 2557, 2672, 2750,
+    2839, 2913, 3064, 3156, 3329,
 ];
 const LIELOW9: LevelElo = [
     982, 1109, 1361, 1500, 1647, 1790, 1886, 2106, 2206, 2341, 2441, 2490, 2629, 2744, 2818, 2896,
