@@ -6,9 +6,9 @@
 //! machine a thread starved of the CPU may run again tens of milliseconds late, past the
 //! clock. A thread that slept until the deadline is woken by the scheduler promptly (a
 //! sleeper goes before the busy threads), gives the best move the search knows (the best
-//! line of its last completed iteration, or before one completes the first legal move,
-//! with an `info` line of depth 0 and the static evaluation, as every answer has one), and
-//! stops the search. Whatever the search says after that is dropped, so `bestmove` stays
+//! line of its last completed iteration, or before one completes the move that looks best
+//! one ply ahead, with an `info` line of depth 0 and the static evaluation, as every answer
+//! has one), and stops the search. Whatever the search says after that is dropped, so `bestmove` stays
 //! the last line of every `go`.
 //!
 //! Even a watchdog wakes late on a loaded machine, and writing the line takes its turn.
@@ -56,8 +56,8 @@ impl Lateness {
 pub(super) struct Answer {
     listener: Listener,
     flags: SearchFlags,
-    /// The move of last resort, the first legal move, reported unsearched (`None` once the
-    /// game is over).
+    /// The move of last resort, the one that looks best one ply ahead, reported unsearched
+    /// (`None` once the game is over).
     fallback: Option<Info<String>>,
     /// Whether the best move may carry the expected reply.
     ponder_move: bool,
@@ -160,7 +160,7 @@ impl Answer {
 /// stops the search, and if the search has not answered within [`GRACE`], it gives the
 /// best line's move itself. A search that has not completed even its first iteration (a matter of
 /// microseconds, when its thread runs) is waited for until half the overhead is gone too,
-/// the last moment to answer on time, before the first legal move answers for it. The
+/// the last moment to answer on time, before the move of last resort answers for it. The
 /// watchdog ends as soon as the search answers.
 pub(super) fn watch(answer: Arc<Answer>, since: Instant, hard: Duration, overhead: Duration) {
     thread::spawn(move || {

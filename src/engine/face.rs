@@ -99,7 +99,8 @@ pub trait Session: Send {
     /// over, [`Event::GameOver`] and the best move of none, at once, whatever `go` asked); the best move waits
     /// as `flags` say (for `stop`, or while pondering). `flags` are marked done just before
     /// the best move is sent. A panic in the search is reported as [`Event::Fault`], and
-    /// the best move found so far (or else the first legal move) is still given.
+    /// the best move found so far (or else the move that looks best one ply ahead) is
+    /// still given.
     fn start_search(
         &mut self,
         job: SearchJob,

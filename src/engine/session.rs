@@ -17,6 +17,7 @@ use crate::core::{Outcome, Player, PositionError};
 use crate::eval::network::Network;
 use crate::eval::{Evaluator, feature_values};
 use crate::games::{LoadedTables, Playable, Variant};
+use crate::search::baseline;
 use crate::search::mover::Request;
 use crate::search::{Info, Oracle, RootMove, RootOptions, SearchRequest, Searcher};
 
@@ -359,10 +360,17 @@ impl<G: Playable> Session for GameSession<G> {
             multipv: job.multipv.max(1),
             contempt: job.contempt,
         };
-        // The answer of last resort, should the search not run in time.
-        let static_eval = root.evaluate_by(&self.evaluator());
-        let fallback =
-            first_move(&root).map(|mv| Info::unsearched(root.move_string(mv), static_eval));
+        // The answer of last resort, should the search not finish an iteration in time: the
+        // move best one ply ahead by the search's own evaluation, among `searchmoves`.
+        let evaluator = self.evaluator();
+        let static_eval = root.evaluate_by(&evaluator);
+        let mut candidates = options.only.clone();
+        if candidates.is_empty() {
+            root.generate_moves(&mut candidates);
+        }
+        let last_resort =
+            baseline::one_ply_best(&root, &candidates, |child| child.evaluate_by(&evaluator));
+        let fallback = last_resort.map(|mv| Info::unsearched(root.move_string(mv), static_eval));
         // A baseline mover answers at once, with no deadline of its own to keep; a search
         // that ponders learns its deadline only at the `ponderhit`.
         let hard = limits.deadlines().hard.filter(|_| job.mover.searches());
@@ -417,7 +425,7 @@ impl<G: Playable> Session for GameSession<G> {
                     .unwrap_or_else(PoisonError::into_inner)
                     .clear();
                 if best_line.is_empty() {
-                    best_line.extend(first_move(&root));
+                    best_line.extend(last_resort);
                 }
                 best_line
             });
@@ -442,13 +450,6 @@ fn answer_finished(outcome: Outcome, flags: &SearchFlags, listener: &Listener) -
         ponder: None,
     });
     thread::spawn(|| {})
-}
-
-/// The first legal move of `game`, if any: the answer of last resort.
-fn first_move<G: Playable>(game: &G) -> Option<G::Move> {
-    let mut moves = Vec::new();
-    game.generate_moves(&mut moves);
-    moves.first().copied()
 }
 
 #[cfg(test)]
@@ -502,13 +503,13 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_search_starved_of_its_thread_still_answers_at_its_deadline() {
+    /// The answer to `go movetime 50` (with `searchmoves`) in Lielow's `position` when the
+    /// search thread cannot start (the searcher is held): only the watchdog can answer.
+    fn answer_of_a_starved_search(position: Option<&str>, searchmoves: &[&str]) -> String {
         use crate::games::lielow::Lielow8;
         use std::sync::mpsc;
         let mut session = GameSession::<Lielow8>::new(1);
-        // The search thread cannot start while the searcher is held: only the watchdog
-        // can answer.
+        session.set_position(position, &[]).unwrap();
         let held = Arc::clone(&session.searcher);
         let guard = held.lock().unwrap();
         let (sender, events) = mpsc::channel();
@@ -522,6 +523,7 @@ mod tests {
                 since: Some(Instant::now()),
                 ..Default::default()
             },
+            searchmoves: searchmoves.iter().map(|mv| mv.to_string()).collect(),
             ..SearchJob::default()
         };
         let flags = SearchFlags::default();
@@ -532,11 +534,6 @@ mod tests {
             "{first:?}"
         );
         let answer = events.recv().expect("the watchdog's answer");
-        let legal = session.legal_moves();
-        assert!(
-            matches!(&answer, Event::BestMove { best: Some(mv), .. } if legal.contains(mv)),
-            "{answer:?}"
-        );
         assert!(flags.is_stopped(), "the watchdog stops the search");
         assert!(
             !search.is_finished(),
@@ -546,6 +543,33 @@ mod tests {
         drop(guard);
         search.join().expect("the search thread");
         assert_eq!(events.try_iter().count(), 0);
+        match answer {
+            Event::BestMove { best: Some(mv), .. } => mv,
+            other => panic!("no best move: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_search_starved_of_its_thread_still_answers_at_its_deadline() {
+        let start = new_session(Variant::Lielow, 1).legal_moves();
+        assert!(start.contains(&answer_of_a_starved_search(None, &[])));
+    }
+
+    #[test]
+    fn the_answer_of_last_resort_is_the_move_best_one_ply_ahead() {
+        // The spec's test fact: of Blue's eight moves, d3d5 takes the Red king and wins.
+        let king_capture = Some("8/8/8/3r2*4/8/3b2*4/8/8 b");
+        let mut session = new_session(Variant::Lielow, 1);
+        session.set_position(king_capture, &[]).unwrap();
+        assert_ne!(
+            session.legal_moves()[0],
+            "d3d5",
+            "not merely the first legal move"
+        );
+        assert_eq!(answer_of_a_starved_search(king_capture, &[]), "d3d5");
+        // Among `searchmoves` only, even when another move wins.
+        let among = ["d3b1", "d3f1"];
+        assert!(among.contains(&answer_of_a_starved_search(king_capture, &among).as_str()));
     }
 
     #[test]

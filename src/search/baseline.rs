@@ -33,24 +33,9 @@ pub fn random_move<G: Searchable>(game: &G, rng: &mut fastrand::Rng) -> Option<G
 /// position by the opponent's static evaluation, negated. Ties are broken by `rng`, so that
 /// two greedy games from one position need not be the same. `None` when the game is over.
 pub fn greedy_move<G: Searchable>(game: &G, rng: &mut fastrand::Rng) -> Option<G::Move> {
-    let me = game.side_to_move();
     let mut moves = Vec::new();
     game.generate_moves(&mut moves);
-    let mut scratch = game.clone();
-    let values: Vec<i32> = moves
-        .iter()
-        .map(|&mv| {
-            let undo = scratch.make_move(mv);
-            let value = match scratch.outcome() {
-                Some(Outcome::Win(winner)) if winner == me => i32::MAX,
-                Some(Outcome::Win(_)) => i32::MIN,
-                Some(Outcome::Draw) => 0,
-                None => -scratch.evaluate(),
-            };
-            scratch.unmake_move(mv, undo);
-            value
-        })
-        .collect();
+    let values = one_ply_values(game, &moves, G::evaluate);
     let best = values.iter().copied().max()?;
     let ties: Vec<G::Move> = moves
         .iter()
@@ -59,4 +44,45 @@ pub fn greedy_move<G: Searchable>(game: &G, rng: &mut fastrand::Rng) -> Option<G
         .map(|(&mv, _)| mv)
         .collect();
     Some(ties[rng.usize(..ties.len())])
+}
+
+/// Of `moves` (legal in `game`), the one that looks best one ply ahead by `evaluate` (a
+/// static evaluation for the side to move), the first of equals: the answer of last resort
+/// when a search has not finished an iteration in time. `None` when `moves` is empty.
+pub fn one_ply_best<G: Searchable>(
+    game: &G,
+    moves: &[G::Move],
+    evaluate: impl Fn(&G) -> i32,
+) -> Option<G::Move> {
+    let values = one_ply_values(game, moves, evaluate);
+    let best = values.iter().copied().max()?;
+    let at = values.iter().position(|&value| value == best)?;
+    Some(moves[at])
+}
+
+/// Each of `moves`' value for the side to move in `game`, one ply ahead: a win is worth the
+/// most, a loss the least, a draw 0, any other position `evaluate`'s value for whoever moves
+/// there, from the mover's side.
+fn one_ply_values<G: Searchable>(
+    game: &G,
+    moves: &[G::Move],
+    evaluate: impl Fn(&G) -> i32,
+) -> Vec<i32> {
+    let me = game.side_to_move();
+    let mut scratch = game.clone();
+    moves
+        .iter()
+        .map(|&mv| {
+            let undo = scratch.make_move(mv);
+            let value = match scratch.outcome() {
+                Some(Outcome::Win(winner)) if winner == me => i32::MAX,
+                Some(Outcome::Win(_)) => i32::MIN,
+                Some(Outcome::Draw) => 0,
+                None if scratch.side_to_move() == me => evaluate(&scratch),
+                None => -evaluate(&scratch),
+            };
+            scratch.unmake_move(mv, undo);
+            value
+        })
+        .collect()
 }
