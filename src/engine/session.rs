@@ -360,16 +360,10 @@ impl<G: Playable> Session for GameSession<G> {
             multipv: job.multipv.max(1),
             contempt: job.contempt,
         };
-        // The answer of last resort, should the search not finish an iteration in time: the
-        // move best one ply ahead by the search's own evaluation, among `searchmoves`.
+        // The answer of last resort, should the search not finish an iteration in time.
         let evaluator = self.evaluator();
+        let last_resort = last_resort(&root, &evaluator, &options.only);
         let static_eval = root.evaluate_by(&evaluator);
-        let mut candidates = options.only.clone();
-        if candidates.is_empty() {
-            root.generate_moves(&mut candidates);
-        }
-        let last_resort =
-            baseline::one_ply_best(&root, &candidates, |child| child.evaluate_by(&evaluator));
         let fallback = last_resort.map(|mv| Info::unsearched(root.move_string(mv), static_eval));
         // A baseline mover answers at once, with no deadline of its own to keep; a search
         // that ponders learns its deadline only at the `ponderhit`.
@@ -438,6 +432,21 @@ impl<G: Playable> Session for GameSession<G> {
             answer.pass(Event::BestMove { best, ponder });
         })
     }
+}
+
+/// The move of last resort, should a search not finish an iteration in time: the one that
+/// looks best one ply ahead by the search's own `evaluator`, among `searchmoves` if any
+/// (else every legal move). `None` when the game is over.
+fn last_resort<G: Playable>(
+    root: &G,
+    evaluator: &Evaluator,
+    searchmoves: &[G::Move],
+) -> Option<G::Move> {
+    let mut candidates = searchmoves.to_vec();
+    if candidates.is_empty() {
+        root.generate_moves(&mut candidates);
+    }
+    baseline::one_ply_best(root, &candidates, |child| child.evaluate_by(evaluator))
 }
 
 /// The answer to `go` in a finished game: nothing to search, so it is due at once, even to
