@@ -176,16 +176,18 @@ fn eval_file_loads_a_network_of_its_variant_and_refuses_anything_else() {
         said.len() == 1 && said[0].contains("a network of lielow, not of egaraguti"),
         "{said:?}"
     );
-    assert!(harness.eval_tail()[0].ends_with("by the terms"));
+    let own = harness.eval_tail();
+    assert!(
+        own[0].ends_with("built in") && own[1].ends_with("by the network"),
+        "{own:?}"
+    );
 
     let said = harness.send("setoption name EvalFile value");
     assert_eq!(
         said,
-        [
-            "info string EvalFile <empty>: egaraguti has no built-in network, it plays its \
-          hand-written evaluation"
-        ]
+        ["info string EvalFile <empty>: egaraguti plays its built-in network"]
     );
+    assert_eq!(harness.eval_tail(), own);
 
     // `<empty>`: the one built in (or the terms, in a variant with none).
     harness.send("setoption name UCI_Variant value lielow");

@@ -1,6 +1,6 @@
 //! The shared ladder of `Skill Level`s: what each level below the full engine may do in a
-//! game that has no table of its own (Lerontenin has: `lerontenin/levels.rs`; Lielow 9x9
-//! mends two levels of this one: `lielow/levels.rs`). A game
+//! game that has no table of its own (Lerontenin and Egara-guti have: `lerontenin/levels.rs`,
+//! `egaraguti/levels.rs`; Lielow 9x9 mends two levels of this one: `lielow/levels.rs`). A game
 //! names its table as [`Playable::LEVELS`](super::Playable::LEVELS); the Elo each level
 //! plays at, per game, is in `strength`.
 
@@ -44,8 +44,9 @@ pub const SHARED: Levels = [
     level(20, 400_000, 1, 0, 100),
 ];
 
-/// Asserts that every level of `levels` looks further than the one below it, strays less, or
-/// both, and never looks less far: a table built from the shared one keeps its order.
+/// Asserts that every level of `levels` looks further than the one below it, strays less (a
+/// smaller push, fewer lines or a lower cap on its random share), or both, and never looks
+/// less far: a game's own table keeps the shared one's order.
 #[cfg(test)]
 pub(crate) fn assert_every_level_above_the_one_below(levels: &Levels) {
     for pair in levels.windows(2) {
@@ -53,7 +54,9 @@ pub(crate) fn assert_every_level_above_the_one_below(levels: &Levels) {
         assert!(above.depth >= below.depth && above.nodes >= below.nodes);
         assert!(above.weakness <= 120);
         let looks_further = above.depth > below.depth || above.nodes > below.nodes;
-        let strays_less = above.weakness < below.weakness || above.lines < below.lines;
+        let strays_less = above.weakness < below.weakness
+            || above.lines < below.lines
+            || above.spread_cap < below.spread_cap;
         assert!(looks_further || strays_less, "{below:?} then {above:?}");
     }
 }

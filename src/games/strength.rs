@@ -63,9 +63,10 @@ pub fn nearest_level(variant: Variant, elo: u32) -> u8 {
     best as u8
 }
 
-// Measured by `scripts/calibrate-levels.sh <variant>`, each game with the network it ships
-// (Egara-guti ships none): docs/levels.md gives each step's games and interval. Egara-guti's
-// levels from 14 up drew every game against the level below, and share level 13's Elo.
+// Measured by `scripts/calibrate-levels.sh <variant>`, each game with the network it ships:
+// docs/levels.md gives each step's games and interval. Egara-guti's levels from 11 up
+// (src/games/egaraguti/levels.rs) drew every game against the level below, and share level
+// 10's Elo.
 // Lerontenin's levels 0-3, 4-7, 8-11, 12-15 and 16-19 are five players
 // (src/games/lerontenin/levels.rs), each group with its first level's Elo; its full engine
 // was measured at 100,000 nodes a move.
@@ -78,8 +79,8 @@ const LIELOW9: LevelElo = [
     2956, 3030, 3141, 3292, 3465,
 ];
 const EGARAGUTI: LevelElo = [
-    278, 417, 661, 763, 810, 870, 950, 1033, 1086, 1117, 1157, 1194, 1220, 1248, 1248, 1248, 1248,
-    1248, 1248, 1248, 1248,
+    284, 369, 665, 707, 795, 856, 895, 990, 1042, 1114, 1174, 1174, 1174, 1174, 1174, 1174, 1174,
+    1174, 1174, 1174, 1174,
 ];
 const LERONTENIN: LevelElo = [
     236, 236, 236, 236, 365, 365, 365, 365, 577, 577, 577, 577, 1088, 1088, 1088, 1088, 1254, 1254,

@@ -364,6 +364,20 @@ mod tests {
     }
 
     #[test]
+    fn an_emptied_eval_file_says_what_the_variant_plays() {
+        // Every variant ships a network now; a game added without one plays its terms.
+        assert_eq!(
+            network_unloaded(Variant::Egaraguti, true),
+            "info string EvalFile <empty>: egaraguti plays its built-in network"
+        );
+        assert_eq!(
+            network_unloaded(Variant::Lielow, false),
+            "info string EvalFile <empty>: lielow has no built-in network, it plays its \
+             hand-written evaluation"
+        );
+    }
+
+    #[test]
     fn best_moves_with_and_without_a_reply() {
         assert_eq!(bestmove(Some("a2a3"), None), "bestmove a2a3");
         assert_eq!(

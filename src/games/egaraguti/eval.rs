@@ -22,13 +22,16 @@
 //!
 //! The weights are in `weights.rs`.
 
+use std::sync::{Arc, OnceLock};
+
 use super::board::POINTS;
 use super::inputs;
 use super::line_space::{HAS_HIGH_NEIGHBOUR, HAS_LOW_NEIGHBOUR, ON_LINES, to_lines, to_points};
 use super::weights::WEIGHTS;
 use super::{EgaraGuti, EgaraMove};
 use crate::core::{BitSet, Player};
-use crate::eval::network::Accumulator;
+use crate::eval::network::file::{self, NetworkKind};
+use crate::eval::network::{Accumulator, Network};
 use crate::eval::{Evaluate, FeatureSink};
 
 const MEN: usize = 0;
@@ -81,14 +84,25 @@ fn feature_name(index: usize) -> String {
 impl Evaluate for EgaraGuti {
     /// The terms are worked out at each position; a network's accumulator is kept (empty
     /// when the search evaluates with the terms), recomputed at each move from the
-    /// position's few inputs (`inputs.rs` says why). The game ships no network: a network
-    /// taught by the tables is loaded with `EvalFile` (docs/networks.md).
+    /// position's few inputs (`inputs.rs` says why).
     type State = Accumulator;
 
     const INPUTS: usize = inputs::INPUT_COUNT;
 
     fn inputs(&self, perspective: Player, on: impl FnMut(usize)) {
         self.network_inputs(perspective, on);
+    }
+
+    /// `egaraguti.nnue`, the network the exact tables of up to 14 men taught, read once
+    /// (docs/networks.md says how it was made and why it plays instead of the terms).
+    fn shipped_network() -> Option<Arc<Network>> {
+        static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
+        Some(Arc::clone(NETWORK.get_or_init(|| {
+            file::built_in(
+                include_bytes!("egaraguti.nnue"),
+                NetworkKind::of::<EgaraGuti>("egaraguti"),
+            )
+        })))
     }
 
     fn feature_count() -> usize {

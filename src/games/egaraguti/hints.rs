@@ -3,9 +3,10 @@
 
 use std::sync::Arc;
 
-use super::{EgaraGuti, EgaraMove, QUIET_PLY_LIMIT};
+use super::{EgaraGuti, EgaraMove, QUIET_PLY_LIMIT, levels};
 use crate::games::variant::Variant;
 use crate::games::{LoadedTables, Playable};
+use crate::search::levels::Levels;
 use crate::search::{Oracle, Searchable};
 
 impl Searchable for EgaraGuti {
@@ -40,6 +41,7 @@ impl Searchable for EgaraGuti {
 
 impl Playable for EgaraGuti {
     const VARIANT: Variant = Variant::Egaraguti;
+    const LEVELS: &'static Levels = &levels::LEVELS;
 
     fn oracle(tables: &LoadedTables) -> Option<Arc<dyn Oracle<Self>>> {
         let tablebase = tables.egaraguti.clone()?;

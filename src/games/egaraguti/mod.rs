@@ -4,8 +4,9 @@
 //! chain is one move), the end by capture of all men or by having no move, and the decidable
 //! "no more captures" end after 40 quiet plies or a threefold repetition. Beside it: the
 //! board tables in [`board`], the text forms in `text`, the pictures in `diagram` and
-//! `svg`, the evaluation in `eval` with its `weights`, the search hints in `hints`, and the
-//! exact tables in [`tablebase`], which the search asks as an oracle.
+//! `svg`, the evaluation in `eval` with its `weights` and its network's `inputs`, the search
+//! hints in `hints`, the strength levels in `levels`, and the exact tables in [`tablebase`],
+//! which the search asks as an oracle.
 //!
 //! The men of each side are a `u32` bit set over the 23 points. The repetition history lives
 //! in the state (the hash of every position since the one the game started from), so
@@ -16,6 +17,7 @@ mod diagram;
 mod eval;
 mod hints;
 mod inputs;
+mod levels;
 mod line_space;
 mod svg;
 pub mod tablebase;
