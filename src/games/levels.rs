@@ -6,7 +6,14 @@
 
 use crate::search::levels::{Level, Levels};
 
-const fn level(depth: u32, nodes: u64, lines: usize, weakness: i32, spread_cap: i32) -> Level {
+/// A level in a table's shorthand: [`Level::new`] (each game's table uses it).
+pub(crate) const fn level(
+    depth: u32,
+    nodes: u64,
+    lines: usize,
+    weakness: i32,
+    spread_cap: i32,
+) -> Level {
     Level::new(depth, nodes, lines, weakness, spread_cap)
 }
 

@@ -15,40 +15,37 @@
 //! eight plies to the full engine every game between neighbours is drawn. Levels 11 to 19
 //! look further still, and share level 10's Elo (`strength.rs`).
 
-use crate::search::levels::{Level, Levels};
-
-const fn limit(depth: u32, nodes: u64, lines: usize, weakness: i32, spread_cap: i32) -> Level {
-    Level::new(depth, nodes, lines, weakness, spread_cap)
-}
+use crate::games::levels::level;
+use crate::search::levels::Levels;
 
 /// Levels 0 to 19 of Egara-guti: 0 to 10 each a step above the one below it, 11 to 19
 /// deeper searches that hold the draw as level 10 does (each step's games are in
 /// docs/levels.md).
 pub(super) const LEVELS: Levels = [
     // One ply: among eight, six, four, then two of the best moves, straying less each time.
-    limit(1, 20_000, 8, 120, 400),
-    limit(1, 20_000, 6, 120, 400),
-    limit(1, 20_000, 4, 100, 200),
-    limit(1, 20_000, 2, 30, 100),
+    level(1, 20_000, 8, 120, 400),
+    level(1, 20_000, 6, 120, 400),
+    level(1, 20_000, 4, 100, 200),
+    level(1, 20_000, 2, 30, 100),
     // Two plies, then three.
-    limit(2, 20_000, 4, 100, 150),
-    limit(2, 20_000, 2, 30, 100),
-    limit(3, 30_000, 4, 90, 150),
+    level(2, 20_000, 4, 100, 150),
+    level(2, 20_000, 2, 30, 100),
+    level(3, 30_000, 4, 90, 150),
     // Four plies, straying by less each level, then the best line.
-    limit(4, 40_000, 4, 100, 300),
-    limit(4, 40_000, 4, 100, 150),
-    limit(4, 40_000, 1, 0, 100),
+    level(4, 40_000, 4, 100, 300),
+    level(4, 40_000, 4, 100, 150),
+    level(4, 40_000, 1, 0, 100),
     // The best line two plies deeper each level: from six plies every game is drawn.
-    limit(6, 80_000, 1, 0, 100),
-    limit(8, 130_000, 1, 0, 100),
-    limit(10, 200_000, 1, 0, 100),
-    limit(12, 250_000, 1, 0, 100),
-    limit(14, 300_000, 1, 0, 100),
-    limit(16, 350_000, 1, 0, 100),
-    limit(18, 400_000, 1, 0, 100),
-    limit(20, 450_000, 1, 0, 100),
-    limit(24, 500_000, 1, 0, 100),
-    limit(32, 600_000, 1, 0, 100),
+    level(6, 80_000, 1, 0, 100),
+    level(8, 130_000, 1, 0, 100),
+    level(10, 200_000, 1, 0, 100),
+    level(12, 250_000, 1, 0, 100),
+    level(14, 300_000, 1, 0, 100),
+    level(16, 350_000, 1, 0, 100),
+    level(18, 400_000, 1, 0, 100),
+    level(20, 450_000, 1, 0, 100),
+    level(24, 500_000, 1, 0, 100),
+    level(32, 600_000, 1, 0, 100),
 ];
 
 #[cfg(test)]

@@ -13,23 +13,20 @@
 //! (+98, +166, +129, +81, and +115 for the full engine, over 200 games each, every
 //! interval above 0).
 
+use crate::games::levels::level;
 use crate::search::levels::{Level, Levels};
-
-const fn limit(depth: u32, nodes: u64, lines: usize, weakness: i32, spread_cap: i32) -> Level {
-    Level::new(depth, nodes, lines, weakness, spread_cap)
-}
 
 /// Levels 0 to 3: the shared ladder's level 0, a one-ply search choosing nearly at random
 /// among its best eight moves.
-const WIDEST: Level = limit(1, 20_000, 8, 120, 400);
+const WIDEST: Level = level(1, 20_000, 8, 120, 400);
 /// Levels 4 to 7: a narrower push among six moves.
-const WIDE: Level = limit(1, 20_000, 6, 115, 350);
+const WIDE: Level = level(1, 20_000, 6, 115, 350);
 /// Levels 8 to 11: the shared ladder's level 2, four moves and a push of 100.
-const NARROW: Level = limit(1, 20_000, 4, 100, 200);
+const NARROW: Level = level(1, 20_000, 4, 100, 200);
 /// Levels 12 to 15: the search's best line within 1,000 nodes (about four plies).
-const SMALL_SEARCH: Level = limit(64, 1_000, 1, 0, 100);
+const SMALL_SEARCH: Level = level(64, 1_000, 1, 0, 100);
 /// Levels 16 to 19: the best line within 8,000 nodes.
-const SEARCH: Level = limit(64, 8_000, 1, 0, 100);
+const SEARCH: Level = level(64, 8_000, 1, 0, 100);
 
 /// Levels 0-3, 4-7, 8-11, 12-15 and 16-19 each play as one player; level 20 is the full
 /// engine.
