@@ -128,6 +128,25 @@ fn bad_input_gives_one_line_on_stderr_and_status_2() {
         (&["stats"], "<RECORDS>"),
         (&["stats", "/nonexistent/records.txt"], "cannot read"),
         (&["frobnicate"], ""),
+        // The variant is --variant's: an option that names another would forfeit every game.
+        (
+            &[
+                "match",
+                "--engine",
+                "ternion",
+                "--engine",
+                "ternion",
+                "--variant",
+                "lielow",
+                "--games",
+                "2",
+                "--nodes",
+                "10",
+                "--option",
+                "2:uci_variant=egaraguti",
+            ],
+            "the variant of every game is --variant's",
+        ),
     ];
     for (args, reason) in cases {
         let output = ternion(args);

@@ -599,6 +599,60 @@ fn tune_fits_to_the_tables_results() {
 }
 
 #[test]
+fn tune_reads_what_selfplay_and_tables_data_write() {
+    // The files the commands write, with the search's score after ` ; `, not lines made for
+    // the test: the tables relabel them and the fit reads them.
+    let dir = fresh_dir("tune-written");
+    let labelled = dir.join("labelled.txt");
+    let played = dir.join("played.txt");
+    let tables = path_str(tables_dir());
+    let output = ternion(&[
+        "tables",
+        "data",
+        "egaraguti",
+        "--dir",
+        tables,
+        "--positions",
+        "20",
+        "--out",
+        path_str(&labelled),
+    ]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let output = ternion(&[
+        "selfplay",
+        "egaraguti",
+        "--games",
+        "2",
+        "--nodes",
+        "200",
+        "--out",
+        path_str(&played),
+    ]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    for file in [&labelled, &played] {
+        let written = std::fs::read_to_string(file).unwrap();
+        assert!(
+            written.lines().all(|line| line.contains(" ; ")),
+            "{written}"
+        );
+        let output = ternion(&[
+            "tune",
+            "egaraguti",
+            "--data",
+            path_str(file),
+            "--iterations",
+            "5",
+            "--tables",
+            tables,
+        ]);
+        let error = text(&output.stderr);
+        assert!(output.status.success(), "{}: {error}", file.display());
+        assert!(error.contains("positions solved by the tables"), "{error}");
+        assert!(text(&output.stdout).contains("pub const WEIGHTS"));
+    }
+}
+
+#[test]
 fn verify_finds_the_tables_right_and_a_changed_entry_wrong() {
     let verify_with = |dir: &Path, how: &[&str]| {
         let mut args = vec![

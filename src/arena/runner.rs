@@ -3,7 +3,6 @@
 //! processes, while the match's state goes to the caller every second.
 
 use std::collections::BTreeMap;
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -50,7 +49,7 @@ fn run<G: Playable>(
     let mut records = match &config.records {
         Some(path) => Some(InOrder::new(
             BufWriter::new(
-                File::create(path)
+                crate::core::output::create(path, &[])
                     .map_err(|e| format!("cannot write records to {}: {e}", path.display()))?,
             ),
             config,

@@ -124,11 +124,22 @@ fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
             .split_once('=')
             .filter(|(name, _)| !name.trim().is_empty())
             .ok_or_else(|| format!("--option '{option}' is not [N:]name=value"))?;
+        if name.trim().eq_ignore_ascii_case("UCI_Variant") {
+            return Err(format!(
+                "--option '{option}': the variant of every game is --variant's"
+            ));
+        }
         for engine in targets {
             engine
                 .options
                 .push((name.trim().to_owned(), value.trim().to_owned()));
         }
+    }
+    // Before any game: the records go to a new path or a regular file, never the starts.
+    if let Some(records) = &args.records {
+        let inputs: Vec<&Path> = args.starts.iter().map(PathBuf::as_path).collect();
+        ternion::core::output::target(records, &inputs)
+            .map_err(|e| format!("cannot write records to {}: {e}", records.display()))?;
     }
     Ok(MatchConfig {
         engines,

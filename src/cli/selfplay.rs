@@ -1,7 +1,6 @@
 //! `ternion selfplay`: games of the engine against itself, written as labelled quiet
 //! positions for `ternion tune` (see `ternion::tune::selfplay`).
 
-use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -64,10 +63,7 @@ pub fn run(args: &SelfplayArgs) -> Result<(), String> {
     };
     let mut out: Box<dyn Write> = match &args.out {
         Some(path) => Box::new(BufWriter::new(
-            File::options()
-                .create(true)
-                .append(true)
-                .open(path)
+            ternion::core::output::append(path, &[])
                 .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
         )),
         None => Box::new(BufWriter::new(io::stdout().lock())),

@@ -53,8 +53,7 @@ fn show<G: Playable>(args: &ShowArgs) -> Result<(), String> {
     }
     let (game, last) = args.position.position_and_last_move::<G>()?;
     match &args.svg {
-        Some(path) => fs::write(path, game.svg(last))
-            .map_err(|e| format!("cannot write {}: {e}", path.display())),
+        Some(path) => write_picture(path, &game.svg(last)),
         None => {
             let mut out = io::stdout().lock();
             // The picture, then whose turn it is (or the result), as `d` says it.
@@ -120,14 +119,20 @@ fn replay_record<G: Playable>(path: &Path, number: u32) -> Result<Replay<G>, Str
     Ok(positions)
 }
 
+/// Writes a picture to `path`, a new path or a regular file (see `ternion::core::output`).
+fn write_picture(path: &Path, svg: &str) -> Result<(), String> {
+    ternion::core::output::create(path, &[])
+        .and_then(|mut file| file.write_all(svg.as_bytes()))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
 /// Draws game `number` of the records file at `path`, one picture per ply, into `dir`.
 fn draw_record<G: Playable>(path: &Path, number: u32, dir: &Path) -> Result<(), String> {
     let positions = replay_record::<G>(path, number)?;
     fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     for (ply, (game, last)) in positions.iter().enumerate() {
         let file = dir.join(format!("game{number}-{ply:03}.svg"));
-        fs::write(&file, game.svg(*last))
-            .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+        write_picture(&file, &game.svg(*last))?;
     }
     Ok(())
 }

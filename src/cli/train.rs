@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use ternion::core::output;
 use ternion::eval::network::Activation;
 use ternion::eval::network::file::{self, NetworkKind};
 use ternion::games::Variant;
@@ -102,7 +103,9 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         return Err(format!("the blend must be from 0 to 1, not {}", args.blend));
     }
     // Before hours of training: the network must have somewhere to go.
-    let out = OutFile::prepare(&args.out)?;
+    let inputs: Vec<&Path> = args.data.iter().map(PathBuf::as_path).collect();
+    let out = output::Whole::prepare(&args.out, &inputs)
+        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
     let mut files = Vec::new();
     for path in &args.data {
         let text = ternion::core::files::read_text(path)?;
@@ -133,7 +136,8 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let name = variant.to_string();
     let kind = ternion::with_game!(variant, G => NetworkKind::of::<G>(&name));
     let bytes = file::to_bytes(&report.network, kind);
-    out.commit(&bytes)?;
+    out.commit(&bytes)
+        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
     let best = &report.epochs[report.best as usize - 1];
     println!(
         "kept epoch {} of {}: validation loss {:.6} (at the start {:.6}); {}, {} bytes \
@@ -147,45 +151,4 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         args.out.display()
     );
     Ok(())
-}
-
-/// The network's file, written whole or not at all: the bytes go to a file beside it, which
-/// then takes its name, so that a run stopped half-way never leaves half a network where
-/// the last one was.
-struct OutFile {
-    path: PathBuf,
-    partial: PathBuf,
-}
-
-impl OutFile {
-    /// Checks that `path` can be written (its directory exists and takes a new file), by
-    /// creating the file beside it that the network will go to.
-    fn prepare(path: &Path) -> Result<OutFile, String> {
-        let cannot = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
-        let name = path
-            .file_name()
-            .ok_or_else(|| format!("cannot write {}: not a file's name", path.display()))?;
-        let mut partial_name = name.to_owned();
-        partial_name.push(".partial");
-        let partial = path.with_file_name(partial_name);
-        std::fs::File::create(&partial).map_err(cannot)?;
-        Ok(OutFile {
-            path: path.to_owned(),
-            partial,
-        })
-    }
-
-    /// Writes `bytes` and gives the file its name.
-    fn commit(self, bytes: &[u8]) -> Result<(), String> {
-        let cannot = |e: std::io::Error| format!("cannot write {}: {e}", self.path.display());
-        std::fs::write(&self.partial, bytes).map_err(cannot)?;
-        std::fs::rename(&self.partial, &self.path).map_err(cannot)
-    }
-}
-
-impl Drop for OutFile {
-    /// A run that failed leaves nothing behind (after the rename there is nothing here).
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.partial);
-    }
 }

@@ -1,7 +1,8 @@
 //! The vocabulary every other room speaks: the two players, how a game ends, a
 //! win/draw/loss value, bit sets over board squares, seeded Zobrist keys, the errors of the
 //! text forms, untrusted text made safe to echo (`printable`), the files a user names
-//! opened with care (`files`: regular files only, bounded lines), the part of a long run one
+//! opened with care (`files`: regular files only, bounded lines) and the files it writes
+//! (`output`: a new path or a regular file, never an input), the part of a long run one
 //! process takes (`Shard`), and (in `memory`, the one
 //! module allowed `unsafe`) the hints the engine gives the operating system about its
 //! memory. Nothing here knows a game, a search or a protocol.
@@ -10,6 +11,7 @@ mod bits;
 mod error;
 pub mod files;
 pub mod memory;
+pub mod output;
 pub mod printable;
 mod shard;
 pub mod zobrist;

@@ -3,7 +3,6 @@
 //! train` and how often an evaluation's one-ply choice keeps a position's value, and the
 //! cost of a probe.
 
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -102,7 +101,8 @@ pub fn run_data(args: &DataArgs) -> Result<(), String> {
     }
     let mut out: Box<dyn Write> = match &args.out {
         Some(path) => Box::new(BufWriter::new(
-            File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+            ternion::core::output::create(path, &[])
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
         )),
         None => Box::new(BufWriter::new(io::stdout().lock())),
     };

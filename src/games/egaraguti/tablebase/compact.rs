@@ -142,7 +142,7 @@ pub fn compact_set(
     read_weight: f64,
     progress: &(dyn Fn(&CompactReport) + Sync),
 ) -> Result<Vec<CompactReport>, String> {
-    if from == to {
+    if from == to || crate::core::output::same_file(from, to) {
         return Err("the compact set needs a directory of its own".into());
     }
     let packed = Tablebase::load_all(from)?;

@@ -14,7 +14,7 @@
 //! Both forms have the same name, so a directory holds one set in either. A file is
 //! written to a temporary name and renamed, so a file that exists is whole.
 
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
@@ -170,10 +170,7 @@ pub fn write(
     payload
         .iter()
         .for_each(|part| bytes.extend_from_slice(part));
-    let path = path(dir, material);
-    let partial = path.with_extension("partial");
-    fs::write(&partial, &bytes)?;
-    fs::rename(&partial, &path)
+    crate::core::output::write_whole(&path(dir, material), &bytes)
 }
 
 /// Reads the rest of `file` a mebibyte at a time, handing each piece to `take`: a file of
@@ -225,6 +222,7 @@ impl Fnv {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn a_file_sum_is_its_sha256() {

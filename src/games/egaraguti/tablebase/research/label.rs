@@ -68,9 +68,15 @@ pub fn relabel_all(
         }
         let at = |what: String| format!("{name}:{}: {what}", index + 1);
         count.lines += 1;
-        let (result, position) = line
+        let (result, rest) = line
             .split_once(' ')
             .ok_or_else(|| at(format!("not a data line: {line}")))?;
+        // The search's score, when the line keeps one, stays as it is: only the result is
+        // the tables' to give.
+        let (position, score) = match rest.rsplit_once(" ; ") {
+            Some((position, score)) => (position, Some(score)),
+            None => (rest, None),
+        };
         let played: f64 = result
             .parse()
             .map_err(|_| at(format!("not a result: {result}")))?;
@@ -81,6 +87,9 @@ pub fn relabel_all(
                     count.changed += 1;
                 }
                 out.push_str(&format!("{exact} {position}"));
+                if let Some(score) = score {
+                    out.push_str(&format!(" ; {score}"));
+                }
             }
             None => out.push_str(line),
         }
