@@ -555,3 +555,58 @@ fn a_search_that_may_not_end_gets_a_warning_first() {
     let output = ternion(&["analyze", "lielow", "--depth", "100", "--nodes", "1000"]);
     assert!(stderr(&output).is_empty(), "{}", stderr(&output));
 }
+
+#[test]
+fn input_nobody_answers_for_waits_in_bounded_memory() {
+    use std::io::Write;
+    use std::process::Stdio;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::time::Duration;
+    // Every line asks for a long answer that nobody reads: once stdout's pipe is full, the
+    // engine's writes block, and its reading must block soon after, not queue the input.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ternion"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let written = Arc::new(AtomicU64::new(0));
+    let flooding = Arc::new(AtomicBool::new(true));
+    let (count, going) = (Arc::clone(&written), Arc::clone(&flooding));
+    let writer = std::thread::spawn(move || {
+        let block = "query svg\n".repeat(1000);
+        while going.load(Ordering::Relaxed) && stdin.write_all(block.as_bytes()).is_ok() {
+            count.fetch_add(block.len() as u64, Ordering::Relaxed);
+        }
+    });
+    // The flood goes on until the engine stops taking it (a second without progress) or
+    // until it has taken far more than it may hold.
+    const LIMIT: u64 = 64 << 20;
+    let mut last = u64::MAX;
+    while written.load(Ordering::Relaxed) != last && written.load(Ordering::Relaxed) < LIMIT {
+        last = written.load(Ordering::Relaxed);
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    let taken = written.load(Ordering::Relaxed);
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("the peak resident size");
+    if taken >= 16 << 20 || peak_kib >= 128 << 10 {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("{taken} bytes of input taken, {peak_kib} KiB resident at the peak");
+    }
+    // The pipes, the reader's buffer and READ_AHEAD lines of ten bytes: far under 16 MiB
+    // taken. The engine answers again once its output is read, then ends with its input.
+    flooding.store(false, Ordering::Relaxed);
+    let mut stdout = child.stdout.take().expect("stdout");
+    let reader = std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
+    writer.join().unwrap();
+    assert!(child.wait().expect("the engine exits").success());
+    assert!(reader.join().unwrap().unwrap() > 0);
+}

@@ -19,6 +19,7 @@ pub mod reply;
 
 use std::io::{self, Write};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::thread;
 
@@ -26,6 +27,12 @@ use self::daemon::{Daemon, Sink};
 use self::input::{LineReader, MAX_LINE, Read};
 use crate::games::Variant;
 use crate::search::mover::Mover;
+
+/// The lines read ahead of the daemon at most. When nobody reads stdout, the daemon's
+/// writes block; the reader then blocks too once this many lines wait, and the process
+/// holds at most this many lines of input ([`MAX_LINE`] bytes each at worst: 16 MiB),
+/// whatever comes in. A front end never has this many commands in flight.
+pub const READ_AHEAD: usize = 16;
 
 /// What the serve loop hears from the reader thread and from the output.
 enum Incoming {
@@ -39,13 +46,17 @@ enum Incoming {
 /// characters (and rejected as a command like any other bad line). `go` picks moves as
 /// `play` says.
 pub fn serve(variant: Variant, play: Mover) {
-    let (events, received) = mpsc::channel::<Incoming>();
-    let output_closed = events.clone();
+    let (events, received) = mpsc::sync_channel::<Incoming>(READ_AHEAD);
+    let closed = Arc::new(AtomicBool::new(false));
+    let (output_closed, closed_flag) = (events.clone(), Arc::clone(&closed));
     let sink: Sink = Arc::new(move |line: String| {
         let mut out = io::stdout().lock();
         if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
             // Searching on for nobody would burn a core for ever: the loop ends instead.
-            let _ = output_closed.send(Incoming::OutputClosed);
+            // The sink may run on the loop's own thread, which must not wait on its own
+            // full queue: the flag is seen after the event being handled.
+            closed_flag.store(true, Ordering::Relaxed);
+            let _ = output_closed.try_send(Incoming::OutputClosed);
         }
     });
     // stdin on its own thread, so that `isready` and `stop` are read while a search runs.
@@ -71,10 +82,11 @@ pub fn serve(variant: Variant, play: Mover) {
             Incoming::Input(Read::TooLong) => daemon.line_too_long(MAX_LINE),
             // The end of input means quit.
             Incoming::Input(Read::End) => break,
-            Incoming::OutputClosed => {
-                log::info!("stdout is closed: exiting");
-                break;
-            }
+            Incoming::OutputClosed => {}
+        }
+        if closed.load(Ordering::Relaxed) {
+            log::info!("stdout is closed: exiting");
+            break;
         }
     }
     daemon.stop_for_exit();
