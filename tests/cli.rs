@@ -610,3 +610,56 @@ fn input_nobody_answers_for_waits_in_bounded_memory() {
     assert!(child.wait().expect("the engine exits").success());
     assert!(reader.join().unwrap().unwrap() > 0);
 }
+
+#[test]
+fn a_go_with_no_limit_of_the_side_to_move_says_it_waits_for_stop() {
+    // p1 to move: each of these sets no limit of p1's, so each searches until `stop`, as in
+    // Stockfish, and says so first.
+    let endless = [
+        "go p2time 1000",
+        "go btime 1000",
+        "go winc 1000",
+        "go p2inc 50",
+        "go movestogo 5",
+    ];
+    let mut input = String::new();
+    for go in endless {
+        input.push_str(&format!("{go}\nisready\nstop\n"));
+    }
+    // A limit of the side to move, or no clock word at all: no warning.
+    input.push_str(
+        "go p1time 200 p2time 1000\ngo depth 1 p2inc 50\ngo infinite p2time 5\nstop\nquit\n",
+    );
+    let (out, status) = serve(&[], &input);
+    assert_eq!(status, Some(0));
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| !l.starts_with("info depth"))
+        .collect();
+    let warnings: Vec<&&str> = lines.iter().filter(|l| l.contains("warning")).collect();
+    assert_eq!(warnings.len(), endless.len(), "{out}");
+    for (warning, go) in warnings.iter().zip(endless) {
+        assert!(warning.starts_with("info string warning: go "), "{warning}");
+        assert!(warning.ends_with("sets no limit for p1, the side to move: searching until stop"));
+        let word = go.split(' ').nth(1).unwrap();
+        let spelled = match word {
+            "btime" => "p2time",
+            "winc" => "p1inc",
+            other => other,
+        };
+        assert!(warning.contains(spelled), "{warning} for {go}");
+    }
+    // Each endless search answers only after `stop`: after the `readyok` that came before.
+    for block in lines
+        .split(|l| l.contains("warning"))
+        .skip(1)
+        .take(endless.len())
+    {
+        assert_eq!(&block[..2], ["readyok", block[1]], "{block:?}");
+        assert!(block[1].starts_with("bestmove "), "{block:?}");
+    }
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+        8
+    );
+}

@@ -374,6 +374,19 @@ impl Daemon {
         // says; one in which a word could not be read (a typo of a limit, say) answers with
         // its first iteration's move: a misread limit must not become an endless search.
         let infinite = go.infinite || (no_limit && go.skipped.is_empty());
+        let clock_words = [go.p1time, go.p2time, go.p1inc, go.p2inc]
+            .iter()
+            .any(Option::is_some)
+            || go.movestogo.is_some();
+        if no_limit && clock_words && !go.infinite && go.skipped.is_empty() {
+            // Clock words, but none that bounds the side to move (`go p2time 1000` with p1
+            // to move, `go p1inc 50`, `go movestogo 5`): endless, as in Stockfish; a GUI
+            // that meant a clock learns it here rather than waiting for a move.
+            self.say(format::info_string(format!(
+                "warning: {go} sets no limit for {}, the side to move: searching until stop",
+                format::player_word(side)
+            )));
+        }
         let depth = match no_limit && !go.skipped.is_empty() && !go.infinite {
             true => Some(1),
             false => limits.depth,

@@ -11,7 +11,9 @@
 //! increment comes down to it and stays there, each move taking its increment less its
 //! overhead), and a move that starts below it (a stall of the machine took it) takes half of
 //! that, or the least search, and no more. A stall longer than one move's slack comes off
-//! the reserve, not the game, and the increments fill it again.
+//! the reserve, not the game, and the increments fill it again. A large overhead (above
+//! [`LARGE_OVERHEAD`], 100 ms) keeps a reserve of at most a quarter of the clock and takes
+//! at most half of a move's even share: it never leaves every move nothing.
 //! Before a time control (`movestogo`), only the moves left before it keep a reserve: the
 //! control fills the clock. The overhead is at least `Move Overhead`, and more where the
 //! GUI's clock has shown more time gone than the engine measured (see
@@ -86,6 +88,14 @@ const MINIMUM: Duration = Duration::from_millis(1);
 /// the default `Move Overhead` of 10 ms, a tenth of a second's clock at 2 s + 20 ms.
 pub const RESERVE_MOVES: u32 = 30;
 
+/// An overhead above this is large: beyond any stall of a machine, it is the latency of a
+/// GUI across a network or a cautious user's margin. Thirty of it would be more than a
+/// short clock holds, and the whole of it more than a move's share, leaving every move
+/// nothing: such an overhead keeps a reserve of at most a quarter of the clock, and takes
+/// at most half of a move's share (every move still answers its whole overhead before the
+/// clock runs out).
+pub const LARGE_OVERHEAD: Duration = Duration::from_millis(100);
+
 impl Limits {
     /// The deadlines for these limits (measured from the start of the search).
     pub fn deadlines(&self) -> Deadlines {
@@ -148,7 +158,11 @@ impl Clock {
         // takes the floor and no more). The share is of the whole clock, reserve and all:
         // the reserve only bounds a move (the ceiling), so a game that ends before its
         // clock comes down to the reserve thinks as long as it would without one.
-        let share = (self.remaining / moves + self.increment).saturating_sub(overhead);
+        // An overhead above [`LARGE_OVERHEAD`] takes at most half of a move's share: one as
+        // large as the share (a second on a ten-second clock) would leave every move
+        // nothing.
+        let even = self.remaining / moves + self.increment;
+        let share = even.saturating_sub(overhead.min((even / 2).max(LARGE_OVERHEAD)));
         // Past the share no new iteration starts; a started one may run on to a few shares
         // (never to more than a third of what is left, all of the usable time at the last
         // move before a control).
@@ -163,13 +177,18 @@ impl Clock {
     }
 
     /// The time no move plans: [`RESERVE_MOVES`] moves' overhead, or before a time control
-    /// the overheads of the moves after this one until the control.
+    /// the overheads of the moves after this one until the control; a reserve above
+    /// [`LARGE_RESERVE`] is at most a quarter of the clock.
     pub fn reserve(&self, overhead: Duration) -> Duration {
         let moves = match self.moves_to_go {
             Some(n) => n.clamp(1, 1000).saturating_sub(1).min(RESERVE_MOVES),
             None => RESERVE_MOVES,
         };
-        overhead * moves
+        let reserve = overhead * moves;
+        match overhead > LARGE_OVERHEAD {
+            true => reserve.min(self.remaining / 4),
+            false => reserve,
+        }
     }
 }
 
@@ -308,6 +327,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_large_overhead_leaves_the_moves_time_to_think() {
+        // 10 s + 100 ms with 300 or 1,000 ms of overhead, sixty moves: each move thinks a
+        // real share (25 ms and more, where a reserve of thirty overheads left 1 ms once the
+        // clock fell below it), answers its whole overhead before the clock runs out, and
+        // the clock lasts the game when the overhead is a margin and not a real cost.
+        for overhead in [300, 1_000] {
+            let mut clock = Clock {
+                remaining: MS(10_000),
+                increment: MS(100),
+                moves_to_go: None,
+                expected_moves: Some(25),
+            };
+            assert_eq!(clock.reserve(MS(overhead)), MS(10_000) / 4);
+            for n in 0..60 {
+                let (soft, hard) = clock.budget(MS(overhead));
+                assert!(hard + MS(overhead) <= clock.remaining, "{clock:?} {hard:?}");
+                assert!(soft >= MS(25), "move {n}: {clock:?} {soft:?}");
+                // A search ends between its two deadlines.
+                clock.remaining = clock.remaining - (soft + hard) / 2 + clock.increment;
+                clock.expected_moves = clock.expected_moves.map(|m| m.saturating_sub(1).max(10));
+            }
+            assert!(clock.remaining >= MS(overhead), "{clock:?}");
+        }
+        // Up to 100 ms the reserve is thirty overheads, whatever the clock.
+        let clock = |ms| Clock {
+            remaining: MS(ms),
+            ..Clock::default()
+        };
+        assert_eq!(clock(1_000).reserve(MS(100)), MS(3_000));
+        assert_eq!(clock(1_000).reserve(MS(101)), MS(250));
+        assert_eq!(clock(60_000).reserve(MS(1_000)), MS(15_000));
+        assert_eq!(clock(600_000).reserve(MS(1_000)), MS(30_000));
     }
 
     /// Plays `moves` moves on `clock`, each taking its hard deadline and `lag` beyond it
