@@ -459,3 +459,51 @@ fn the_servers_tables_reach_every_page_and_no_page_sets_its_own() {
         "{refused:?}"
     );
 }
+
+#[test]
+fn clients_that_trickle_after_an_error_are_cut_and_free_their_slots() {
+    let server = start();
+    let port = server.port;
+    let host = format!("Host: 127.0.0.1:{port}\r\n");
+    let patience = Instant::now() + Duration::from_secs(60);
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // Every slot taken by a client that asks for nothing there, then sends a byte every
+    // 40 ms for as long as the server takes them (until the test is done).
+    let tricklers: Vec<_> = (0..ternion::gui::MAX_CONNECTIONS)
+        .map(|_| {
+            let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+            write!(stream, "GET /nothing HTTP/1.1\r\n{host}\r\n").unwrap();
+            let mut reader = stream.try_clone().unwrap();
+            let done = std::sync::Arc::clone(&done);
+            let answer = std::thread::spawn(move || {
+                let mut answer = Vec::new();
+                let _ = reader.read_to_end(&mut answer);
+                String::from_utf8_lossy(&answer).into_owned()
+            });
+            std::thread::spawn(move || {
+                while !done.load(std::sync::atomic::Ordering::Relaxed)
+                    && stream.write_all(b"x").is_ok()
+                {
+                    std::thread::sleep(Duration::from_millis(40));
+                }
+                answer.join().unwrap()
+            })
+        })
+        .collect();
+    // The page is served again once the tricklers are cut (at the documented 3 s); a
+    // refusal meanwhile holds no slot of its own.
+    let served = loop {
+        let page = get(port, "/", &host);
+        if page.starts_with("HTTP/1.1 200 OK\r\n") || Instant::now() > patience {
+            break page;
+        }
+        assert!(page.starts_with("HTTP/1.1 503"), "{page}");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(served.starts_with("HTTP/1.1 200 OK\r\n"), "{served}");
+    for trickler in tricklers {
+        let answer = trickler.join().unwrap();
+        assert!(answer.starts_with("HTTP/1.1 404"), "{answer}");
+    }
+}

@@ -203,24 +203,35 @@ fn respond_head(mut stream: TcpStream, status: u16, content_type: &str, length: 
     let _ = stream.flush();
 }
 
-/// Answers with `status` and `body`, and closes. An error first drains (a little of)
-/// what the client sent beyond the head read: closing on unread bytes would reset the
-/// connection and lose the answer.
+/// How long the server reads what a client sent beyond its request head after an error
+/// answer, in all: the answer is whole on the wire by then, and a client that trickles
+/// bytes holds its connection (and its slot) no longer than this.
+pub const LINGER: Duration = REQUEST_TIME;
+
+/// Answers with `status` and `body`, and closes. After an error the server half-closes
+/// and reads what the client sent beyond the head, for at most [`LINGER`] in all and at
+/// most 16 heads' bytes: closing on unread bytes would reset the connection and could lose
+/// the answer, and a client that never stops sending is cut all the same.
 fn respond(mut stream: TcpStream, status: u16, content_type: &str, body: &str) {
+    let response = headers(status, content_type, body.len()) + body;
+    let _ = stream.write_all(response.as_bytes());
+    let _ = stream.flush();
     if status != 200 {
-        let _ = stream.set_read_timeout(Some(Duration::from_millis(50)));
+        let _ = stream.shutdown(std::net::Shutdown::Write);
+        let until = Instant::now() + LINGER;
         let mut drained = [0u8; 4096];
         let mut total = 0;
         while total < 16 * MAX_REQUEST {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
+                break;
+            }
             match stream.read(&mut drained) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => total += n,
             }
         }
     }
-    let response = headers(status, content_type, body.len()) + body;
-    let _ = stream.write_all(response.as_bytes());
-    let _ = stream.flush();
 }
 
 /// The status line and headers of an answer with a body of `length` bytes.

@@ -132,11 +132,13 @@ pub fn serve(listener: TcpListener, setup: PageSetup) -> io::Result<()> {
                     Err(status) => http::refuse(stream, status),
                     Ok((request, read)) => {
                         if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+                            // The refusal holds no slot while it lingers.
+                            open.fetch_sub(1, Ordering::SeqCst);
                             http::refuse_busy(stream);
                         } else {
                             http::handle(stream, &request, read, port, &setup);
+                            open.fetch_sub(1, Ordering::SeqCst);
                         }
-                        open.fetch_sub(1, Ordering::SeqCst);
                     }
                 }
             });
