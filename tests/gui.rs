@@ -22,6 +22,13 @@ use tungstenite::{Message, WebSocket};
 /// and the server itself (before the queue was bounded, four such clients took 553 MiB).
 const MEMORY_BOUND_MIB: u64 = 32 + 4 * (DEFAULT_HASH_MIB + 2 * (QUEUE_BYTES as u64 >> 20));
 
+/// The server's stated bound on memory with every page open: the server, each page's
+/// table at the default, the pages' shared pool above it, and each page's replies queued
+/// and in its socket's buffer.
+const PAGES_BOUND_MIB: u64 = 32
+    + gui::MAX_CONNECTIONS as u64 * (DEFAULT_HASH_MIB + 2 * (QUEUE_BYTES as u64 >> 20))
+    + session::PAGES_HASH_POOL_MIB;
+
 /// The server as a child process, killed when dropped.
 struct Server {
     child: Child,
@@ -505,5 +512,57 @@ fn clients_that_trickle_after_an_error_are_cut_and_free_their_slots() {
     for trickler in tricklers {
         let answer = trickler.join().unwrap();
         assert!(answer.starts_with("HTTP/1.1 404"), "{answer}");
+    }
+}
+
+#[test]
+fn the_pages_share_one_bounded_pool_of_table_memory() {
+    // Every page asks for the most `Hash`: the pages' pool gives the excess over the
+    // default to as many as it holds, refuses the rest in one line, and takes a closed
+    // page's share back.
+    let server = start();
+    let per_page = 64 - DEFAULT_HASH_MIB;
+    let fits = (session::PAGES_HASH_POOL_MIB / per_page) as usize;
+    let mut pages = Vec::new();
+    let mut refused = 0;
+    for _ in 0..gui::MAX_CONNECTIONS {
+        let (mut socket, _, _) = page_socket(&server);
+        socket
+            .send(Message::text("setoption name Hash value 64\nisready"))
+            .unwrap();
+        let replies = until(&mut socket, "readyok");
+        if replies.len() > 1 {
+            assert!(
+                replies[0].starts_with(
+                    "info string error bad-option-value: Hash 64 (the pages share 256 MiB"
+                ),
+                "{replies:?}"
+            );
+            refused += 1;
+        }
+        pages.push(socket);
+    }
+    assert_eq!(refused, gui::MAX_CONNECTIONS - fits);
+    let peak = peak_mib(&server);
+    assert!(peak < PAGES_BOUND_MIB, "the server peaked at {peak} MiB");
+    // One page at 64 MiB goes: the next one may take its place.
+    pages.swap_remove(0).close(None).unwrap();
+    let patience = Instant::now() + Duration::from_secs(60);
+    let origin = format!("http://127.0.0.1:{}", server.port);
+    loop {
+        // Its slot frees as its share comes back: until then a new page may be refused.
+        if let Ok(mut socket) = connect(server.port, &origin) {
+            socket
+                .send(Message::text("setoption name Hash value 64\nisready"))
+                .unwrap();
+            if until(&mut socket, "readyok").len() == 1 {
+                break;
+            }
+        }
+        assert!(
+            Instant::now() < patience,
+            "the closed page's share never came back"
+        );
+        std::thread::sleep(Duration::from_millis(100));
     }
 }

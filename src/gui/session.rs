@@ -23,7 +23,7 @@ use super::PageSetup;
 use crate::games::Variant;
 use crate::protocol::daemon::{Daemon, Sink};
 use crate::protocol::input::MAX_LINE;
-use crate::protocol::options::Caps;
+use crate::protocol::options::{Caps, HashPool};
 
 /// The largest message or frame a client may send.
 pub const MAX_MESSAGE: usize = 64 * 1024;
@@ -34,12 +34,18 @@ const POLL: Duration = Duration::from_millis(10);
 pub const QUEUE_BYTES: usize = 4 << 20;
 /// The longest a write to the client may block.
 pub const WRITE_TIME: Duration = Duration::from_secs(10);
+/// The tables of all pages together above each one's default `Hash` (16 MiB): 16 pages at
+/// the default and a few at the most, 512 MiB of tables in all, however many pages ask.
+pub const PAGES_HASH_POOL_MIB: u64 = 256;
+static PAGES_HASH_POOL: HashPool = HashPool::new(PAGES_HASH_POOL_MIB);
 /// What a page's daemon may take: up to 16 connections share one machine, so each gets a
-/// small table and few threads (16 x 64 MiB at most, not 16 x 4 GiB).
+/// small table (at most 64 MiB, and what is above the default from the pages' shared pool)
+/// and few threads.
 pub const PAGE_CAPS: Caps = Caps {
     hash_mib: 64,
     threads: 2,
     open_files: false,
+    hash_pool: Some(&PAGES_HASH_POOL),
 };
 
 /// A connection whose first bytes were read already: reads give those bytes again first,

@@ -513,6 +513,15 @@ impl Daemon {
     }
 }
 
+impl Drop for Daemon {
+    /// A daemon that shares a pool of table memory gives its share back when it ends.
+    fn drop(&mut self) {
+        if let Some(pool) = self.caps.hash_pool {
+            pool.give_back(options::HashPool::share_of(self.settings.hash_mib));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,6 +8,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use super::format;
@@ -34,7 +35,7 @@ const MAX_CONTEMPT: u64 = 1000;
 
 /// The most a daemon may take, below the table's bounds: a daemon serving a page of
 /// `ternion gui`, one of several on one machine, takes less than one a GUI starts alone.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Caps {
     /// The largest `Hash`, in MiB.
     pub hash_mib: u64,
@@ -45,6 +46,10 @@ pub struct Caps {
     /// whose networks are the built-in ones (a page must not open the files of a path of
     /// its choosing, nor learn from the errors which files exist).
     pub open_files: bool,
+    /// The memory several daemons share for their tables above the default `Hash` (the
+    /// pages of `ternion gui`): a `Hash` above the default takes its excess from here, and
+    /// is refused when the pool has not that much left.
+    pub hash_pool: Option<&'static HashPool>,
 }
 
 impl Caps {
@@ -53,7 +58,55 @@ impl Caps {
         hash_mib: u64::MAX,
         threads: u64::MAX,
         open_files: true,
+        hash_pool: None,
     };
+}
+
+/// Mebibytes of table that daemons share beyond each one's default `Hash`: what bounds
+/// the memory of all of them together, not only of each.
+#[derive(Debug)]
+pub struct HashPool {
+    total_mib: u64,
+    taken_mib: AtomicU64,
+}
+
+impl HashPool {
+    /// A pool of `total_mib`, none of it taken.
+    pub const fn new(total_mib: u64) -> HashPool {
+        HashPool {
+            total_mib,
+            taken_mib: AtomicU64::new(0),
+        }
+    }
+
+    /// The mebibytes of the pool.
+    pub fn total_mib(&self) -> u64 {
+        self.total_mib
+    }
+
+    /// The mebibytes not taken.
+    pub fn free_mib(&self) -> u64 {
+        self.total_mib - self.taken_mib.load(Ordering::SeqCst)
+    }
+
+    /// Takes `mib` if that much is free.
+    fn take(&self, mib: u64) -> bool {
+        self.taken_mib
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |taken| {
+                (taken + mib <= self.total_mib).then_some(taken + mib)
+            })
+            .is_ok()
+    }
+
+    /// Gives back `mib` taken before.
+    pub fn give_back(&self, mib: u64) {
+        self.taken_mib.fetch_sub(mib, Ordering::SeqCst);
+    }
+
+    /// What a daemon's table of `hash_mib` takes from a pool.
+    pub fn share_of(hash_mib: usize) -> u64 {
+        (hash_mib as u64).saturating_sub(DEFAULT_HASH_MIB)
+    }
 }
 
 /// What the options have set: the daemon's settings, kept across variants.
@@ -246,6 +299,20 @@ pub const OPTIONS: [OptionSpec; 16] = [
             min: 1,
             max: max_hash,
             on_change: |target, mib| {
+                if let Some(pool) = target.caps.hash_pool {
+                    let (had, wants) = (
+                        HashPool::share_of(target.settings.hash_mib),
+                        HashPool::share_of(mib as usize),
+                    );
+                    if wants > had && !pool.take(wants - had) {
+                        return Err(Refusal::bad_value(format!(
+                            "Hash {mib} (the pages share {} MiB above {DEFAULT_HASH_MIB} MiB each, {} MiB of it free)",
+                            pool.total_mib(),
+                            pool.free_mib()
+                        )));
+                    }
+                    pool.give_back(had.saturating_sub(wants));
+                }
                 target.settings.hash_mib = mib as usize;
                 target.session.resize_hash(mib as usize);
                 Ok(None)
@@ -626,6 +693,7 @@ mod tests {
     #[test]
     fn caps_bound_the_listing_and_the_values() {
         let caps = Caps {
+            hash_pool: None,
             hash_mib: 64,
             threads: 2,
             open_files: true,
