@@ -23,9 +23,9 @@ struct Cli {
     /// set), a fixed level (level:N, 0 <= N <= 19, whatever the options say), or a
     /// baseline opponent for arenas and front ends (random: any legal move; greedy: the
     /// best-looking move one ply ahead; greedy:P, 1 <= P <= 99: the greedy move P times in
-    /// 100, else a random one). The baselines ignore the limits of `go` and answer at once,
-    /// but for `go infinite` and a bare `go` (after `stop`) and `go ponder` (after
-    /// `ponderhit`).
+    /// 100, else a random one), among `go searchmoves` when given. The baselines ignore
+    /// the limits of `go` and answer at once, but for `go infinite` and a bare `go` (after
+    /// `stop`) and `go ponder` (after `ponderhit`).
     #[arg(long, value_name = "HOW", default_value = "search", value_parser = parse_play)]
     play: String,
     #[command(subcommand)]

@@ -452,6 +452,23 @@ fn the_baseline_movers_answer_go_at_once() {
         "(none)"
     );
 
+    // Every baseline keeps to `searchmoves`: the greedy mover leaves the king alone when
+    // told to, the random one draws among the moves given only.
+    for play in ["greedy", "greedy:50", "random"] {
+        let answer = baseline_move(
+            &["--play", play],
+            &format!("{king}\ngo movetime 10 searchmoves d3f1\n"),
+        );
+        assert_eq!(answer, "d3f1", "{play}");
+    }
+    for seed in 0..20 {
+        let answer = baseline_move(
+            &["--play", "random"],
+            &format!("setoption name Seed value {seed}\ngo movetime 10 searchmoves a2a3 h2h3\n"),
+        );
+        assert!(["a2a3", "h2h3"].contains(&answer.as_str()), "{answer}");
+    }
+
     // `go infinite` and a bare `go` still wait for `stop`, `go ponder` for `ponderhit`.
     for (play, input) in [
         ("random", "go infinite\nisready\nstop\n"),

@@ -16,26 +16,53 @@ pub fn mixed_move<G: Searchable>(
     greedy_percent: u8,
     rng: &mut fastrand::Rng,
 ) -> Option<G::Move> {
-    match rng.u8(0..100) < greedy_percent {
-        true => greedy_move(game, rng),
-        false => random_move(game, rng),
-    }
+    mixed_among(game, &legal_moves(game), greedy_percent, rng)
 }
 
 /// A legal move drawn uniformly from `rng`; `None` when the game is over.
 pub fn random_move<G: Searchable>(game: &G, rng: &mut fastrand::Rng) -> Option<G::Move> {
-    let mut moves = Vec::new();
-    game.generate_moves(&mut moves);
-    (!moves.is_empty()).then(|| moves[rng.usize(..moves.len())])
+    random_among::<G>(&legal_moves(game), rng)
 }
 
 /// The move that looks best one ply ahead: a win first, a loss last, a draw as 0, any other
 /// position by the opponent's static evaluation, negated. Ties are broken by `rng`, so that
 /// two greedy games from one position need not be the same. `None` when the game is over.
 pub fn greedy_move<G: Searchable>(game: &G, rng: &mut fastrand::Rng) -> Option<G::Move> {
+    greedy_among(game, &legal_moves(game), rng)
+}
+
+/// Every legal move of `game`.
+fn legal_moves<G: Searchable>(game: &G) -> Vec<G::Move> {
     let mut moves = Vec::new();
     game.generate_moves(&mut moves);
-    let values = one_ply_values(game, &moves, G::evaluate);
+    moves
+}
+
+/// [`mixed_move`] among `moves` (legal in `game`: all of them, or `go searchmoves`).
+pub fn mixed_among<G: Searchable>(
+    game: &G,
+    moves: &[G::Move],
+    greedy_percent: u8,
+    rng: &mut fastrand::Rng,
+) -> Option<G::Move> {
+    match rng.u8(0..100) < greedy_percent {
+        true => greedy_among(game, moves, rng),
+        false => random_among::<G>(moves, rng),
+    }
+}
+
+/// [`random_move`] among `moves`.
+pub fn random_among<G: Searchable>(moves: &[G::Move], rng: &mut fastrand::Rng) -> Option<G::Move> {
+    (!moves.is_empty()).then(|| moves[rng.usize(..moves.len())])
+}
+
+/// [`greedy_move`] among `moves` (legal in `game`).
+pub fn greedy_among<G: Searchable>(
+    game: &G,
+    moves: &[G::Move],
+    rng: &mut fastrand::Rng,
+) -> Option<G::Move> {
+    let values = one_ply_values(game, moves, G::evaluate);
     let best = values.iter().copied().max()?;
     let ties: Vec<G::Move> = moves
         .iter()

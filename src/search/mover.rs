@@ -106,12 +106,27 @@ impl Mover {
                 let level = request.levels[usize::from(level.min(MAX_LEVEL - 1))];
                 return play_level(&level, root, request, rng, on_info);
             }
-            Mover::Random => baseline::random_move(root, rng),
-            Mover::Greedy { percent: 100.. } => baseline::greedy_move(root, rng),
-            Mover::Greedy { percent } => baseline::mixed_move(root, percent, rng),
+            // The baselines too keep to `go searchmoves`.
+            Mover::Random => baseline::random_among::<G>(&baseline_moves(root, &request), rng),
+            Mover::Greedy { percent: 100.. } => {
+                baseline::greedy_among(root, &baseline_moves(root, &request), rng)
+            }
+            Mover::Greedy { percent } => {
+                baseline::mixed_among(root, &baseline_moves(root, &request), percent, rng)
+            }
         };
         baseline.into_iter().collect()
     }
+}
+
+/// The moves a baseline picks among: `go searchmoves` (legal, as the session checked
+/// them), else every legal move.
+fn baseline_moves<G: Searchable>(root: &G, request: &Request<'_, G>) -> Vec<G::Move> {
+    let mut moves = request.search.options.only.clone();
+    if moves.is_empty() {
+        root.generate_moves(&mut moves);
+    }
+    moves
 }
 
 /// The line `level` plays: a search narrowed to the level's depth and nodes, over at
