@@ -104,7 +104,9 @@ fn serve(variant: &str, play: &str) -> Result<(), String> {
     let variant: ternion::games::Variant = variant.parse().map_err(|e| format!("{e}"))?;
     let play: Mover = play.parse()?;
     if std::io::stdin().is_terminal() {
-        eprintln!(
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
             "ternion {}: type 'help' for the commands, 'quit' to leave",
             env!("CARGO_PKG_VERSION")
         );

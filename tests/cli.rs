@@ -680,3 +680,59 @@ fn a_go_with_no_limit_of_the_side_to_move_says_it_waits_for_stop() {
         8
     );
 }
+
+#[test]
+fn commands_end_when_their_reader_goes_and_go_on_without_stderr() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    /// Waits for `child` to end by itself, for at most a minute (a count of these depths
+    /// takes hours): its status, or `None` if it had to be killed.
+    fn ends(mut child: std::process::Child) -> Option<i32> {
+        let patience = Instant::now() + Duration::from_secs(60);
+        while Instant::now() < patience {
+            if let Some(status) = child.try_wait().unwrap() {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        None
+    }
+    // stdout's reader gone before a byte is written: the long count and search end.
+    for args in [
+        &["perft", "lielow", "12"][..],
+        &["analyze", "lielow", "--depth", "100"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ternion"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        assert_eq!(ends(child), Some(0), "{args:?}");
+    }
+    // stderr closed: the progress lines are lost, the work is done.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-no-stderr");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.txt");
+    let data = data.to_str().unwrap();
+    for args in [
+        &[
+            "selfplay", "lielow", "--games", "2", "--nodes", "100", "--out", data,
+        ][..],
+        &["tune", "lielow", "--data", data, "--iterations", "5"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ternion"))
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stderr.take());
+        assert_eq!(ends(child), Some(0), "{args:?}");
+    }
+    assert!(std::fs::read_to_string(&data).unwrap().lines().count() > 5);
+}

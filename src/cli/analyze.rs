@@ -67,6 +67,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
              add --movetime or --nodes to bound it"
         ));
     }
+    super::end_when_stdout_closes();
     ternion::with_game!(variant, G => analyze::<G>(args))
 }
 

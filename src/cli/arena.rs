@@ -92,7 +92,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         };
     });
     if live {
-        eprint!("\r\x1b[K");
+        let _ = write!(std::io::stderr(), "\r\x1b[K");
     }
     super::print(&summary?.report(), "the summary")
 }

@@ -38,7 +38,7 @@ pub fn run(args: &GuiArgs) -> Result<(), String> {
     let (listener, address) = ternion::gui::bind(args.port)
         .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", args.port))?;
     let url = format!("http://{address}/");
-    eprintln!("ternion gui: open {url} in a browser (Ctrl-C ends it)");
+    note!("ternion gui: open {url} in a browser (Ctrl-C ends it)");
     // The address on stdout alone, for scripts that started the server on port 0.
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{url}").and_then(|()| out.flush());

@@ -1,4 +1,15 @@
-//! Subcommands of the `ternion` binary and what they share: one-line errors, exit status 2.
+//! Subcommands of the `ternion` binary and what they share: one-line errors, exit status 2,
+//! lines on stderr that a closed stderr does not turn into a panic, and the end of a command
+//! whose stdout nobody reads any more.
+
+/// Like `eprintln!`, but a stderr that cannot be written (closed by whoever watched) is no
+/// failure: the line is for people, and the command goes on without them.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
 
 pub mod analyze;
 pub mod arena;
@@ -29,13 +40,13 @@ const FOUND_FAULT: i32 = 1;
 pub fn found_fault(message: &str) -> ! {
     use std::io::Write;
     let _ = std::io::stdout().flush();
-    eprintln!("ternion: {message}");
+    note!("ternion: {message}");
     std::process::exit(FOUND_FAULT)
 }
 
 /// Reports `message` as one line on stderr and returns the bad-input exit status.
 pub fn fail(message: &str) -> ExitCode {
-    eprintln!("ternion: {message}");
+    note!("ternion: {message}");
     ExitCode::from(BAD_INPUT)
 }
 
@@ -75,9 +86,35 @@ pub fn print(text: &str, what: &str) -> Result<(), String> {
         .map_err(|e| format!("cannot write {what}: {e}"))
 }
 
+/// Ends the process (status 0, as a reader that stopped reading is no error of ours) once
+/// nobody reads stdout any more: a count or a search of hours whose output goes to a pipe
+/// whose reader went away would otherwise run on for nobody. A thread of its own asks poll(2) every 100 ms, which
+/// reports such a pipe as an error without a byte written to it.
+pub fn end_when_stdout_closes() {
+    use rustix::event::{PollFd, PollFlags, Timespec};
+    let interval = Timespec {
+        tv_sec: 0,
+        tv_nsec: 100_000_000,
+    };
+    std::thread::spawn(move || {
+        let stdout = std::io::stdout();
+        loop {
+            let mut fds = [PollFd::new(&stdout, PollFlags::empty())];
+            match rustix::event::poll(&mut fds, Some(&interval)) {
+                Ok(_) if fds[0].revents().intersects(PollFlags::ERR | PollFlags::HUP) => {
+                    std::process::exit(0);
+                }
+                // A file or a terminal may answer at once with nothing to report.
+                Ok(_) => std::thread::sleep(std::time::Duration::from_millis(100)),
+                Err(_) => return,
+            }
+        }
+    });
+}
+
 /// A warning on stderr about a command that will run but may not end in useful time.
 pub fn warn(message: &str) {
-    eprintln!("ternion: warning: {message}");
+    note!("ternion: warning: {message}");
 }
 
 #[cfg(test)]

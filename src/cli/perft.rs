@@ -31,6 +31,7 @@ pub struct PerftArgs {
 
 /// Runs the command; `Err` carries the one-line message for stderr.
 pub fn run(args: &PerftArgs) -> Result<(), String> {
+    super::end_when_stdout_closes();
     let counted = ternion::with_game!(args.position.variant()?, G => count::<G>(args));
     match counted {
         // A reader that stopped reading (`| head`) is no error of ours.

@@ -77,11 +77,13 @@ pub fn run(args: &SelfplayArgs) -> Result<(), String> {
         };
     })?;
     if live {
-        eprintln!();
+        note!();
     }
-    eprintln!(
+    note!(
         "{} games ({} stopped at the ply limit), {} positions",
-        totals.games, totals.cut, totals.positions
+        totals.games,
+        totals.cut,
+        totals.positions
     );
     Ok(())
 }

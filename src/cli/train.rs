@@ -132,7 +132,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     if let Some(threads) = args.threads {
         config.threads = threads as usize;
     }
-    let report = train(&config, &sources, &mut |line| eprintln!("{line}"))?;
+    let report = train(&config, &sources, &mut |line| note!("{line}"))?;
     let name = variant.to_string();
     let kind = ternion::with_game!(variant, G => NetworkKind::of::<G>(&name));
     let bytes = file::to_bytes(&report.network, kind);

@@ -73,9 +73,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
             );
             *text = relabelled;
         }
-        eprintln!(
-            "{solved} of {lines} positions solved by the tables, {changed} of them relabelled"
-        );
+        note!("{solved} of {lines} positions solved by the tables, {changed} of them relabelled");
     }
     let config = TuneConfig {
         variant,
@@ -87,7 +85,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         .iter()
         .map(|(name, text)| (name.as_str(), text.as_str()))
         .collect();
-    let report = tune(&config, &sources, &mut |line| eprintln!("{line}"))?;
+    let report = tune(&config, &sources, &mut |line| note!("{line}"))?;
     let mut out = io::stdout().lock();
     let mut lines = vec![
         format!(

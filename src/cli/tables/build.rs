@@ -63,7 +63,7 @@ pub fn run_build(args: &BuildArgs) -> Result<(), String> {
         distances: args.distances,
         shard: args.shard,
     };
-    let done = build(&config, &mut |line| eprintln!("{line}"))?;
+    let done = build(&config, &mut |line| note!("{line}"))?;
     let solved: Vec<_> = done.iter().filter_map(|d| d.report.as_ref()).collect();
     if solved.is_empty() {
         let summary = format!(
@@ -99,7 +99,7 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), String> {
                 Some(seconds) => format!("{seconds:.1} s"),
                 None => "there already".to_string(),
             };
-            eprintln!(
+            note!(
                 "{}: values {:.2} -> {:.2} MB, distances {:.2} -> {:.2} MB, {time}",
                 report.material,
                 megabytes(report.packed.0),

@@ -116,10 +116,10 @@ pub fn run_data(args: &DataArgs) -> Result<(), String> {
             writeln!(out, "{}", label.training_line()).map_err(|e| format!("cannot write: {e}"))?;
         }
         written += labelled.len();
-        eprintln!("{level}: {} positions", labelled.len());
+        note!("{level}: {} positions", labelled.len());
     }
     out.flush().map_err(|e| format!("cannot write: {e}"))?;
-    eprintln!("{written} positions of {} levels", levels.len());
+    note!("{written} positions of {} levels", levels.len());
     Ok(())
 }
 
