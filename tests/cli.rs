@@ -734,5 +734,5 @@ fn commands_end_when_their_reader_goes_and_go_on_without_stderr() {
         drop(child.stderr.take());
         assert_eq!(ends(child), Some(0), "{args:?}");
     }
-    assert!(std::fs::read_to_string(&data).unwrap().lines().count() > 5);
+    assert!(std::fs::read_to_string(data).unwrap().lines().count() > 5);
 }
