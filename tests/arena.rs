@@ -248,7 +248,7 @@ fn every_kind_of_misbehaviour_loses_with_its_reason_and_the_match_goes_on() {
     // colour: p2 in game 1, p1 in game 2). The margins and timeouts are wide: ternion, the
     // other engine, must never lose its own moves on a busy machine, and every fixture that
     // loses on time or by silence overshoots them by far.
-    let cases: [(&str, &[&str], &str); 12] = [
+    let cases: [(&str, &[&str], &str); 13] = [
         ("illegal", &["--nodes", "100"], "illegal move by {c}: a1a1"),
         ("garbage", &["--nodes", "100"], "illegal move by {c}: ~~!@#"),
         ("crash", &["--nodes", "100"], "{c} crashed"),
@@ -297,6 +297,12 @@ fn every_kind_of_misbehaviour_loses_with_its_reason_and_the_match_goes_on() {
             &["--movetime", "100", "--timemargin", "1000"],
             "{c} lost on time",
         ),
+        // Terminal escapes in a move are shown, not sent to the terminal or the records.
+        (
+            "escapes",
+            &["--nodes", "100"],
+            "illegal move by {c}: a1?[2Ja1",
+        ),
         // A UCI-only engine: the handshake falls back to `uci`, then its moves are judged.
         (
             "uci",
@@ -332,6 +338,11 @@ fn every_kind_of_misbehaviour_loses_with_its_reason_and_the_match_goes_on() {
                 summary.lines().any(|l| l.starts_with(&expected)),
                 "{mode}: no line starting {expected:?} in\n{summary}"
             );
+        }
+        let raw = std::fs::read_to_string(records.path()).unwrap();
+        for text in [&summary, &raw] {
+            let control = |c: char| c.is_control() && c != '\n';
+            assert!(!text.contains(control), "{mode}: {text:?}");
         }
         let parsed = records.records();
         assert_eq!(parsed.len(), 2, "{mode}");

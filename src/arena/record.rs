@@ -273,7 +273,10 @@ pub fn parse_records(text: &str) -> Result<Vec<ParsedRecord>, String> {
     let mut records = Vec::new();
     let mut current = ParsedRecord::default();
     for (index, line) in text.lines().enumerate() {
-        let line = line.trim();
+        // What a records file holds goes to terminals and to other records: no control
+        // character of it does.
+        let line = crate::core::printable::visible(line.trim());
+        let line = line.as_str();
         if line.is_empty() {
             if !current.tags.is_empty() {
                 records.push(std::mem::take(&mut current));
@@ -299,6 +302,15 @@ pub fn parse_records(text: &str) -> Result<Vec<ParsedRecord>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn control_characters_of_a_records_file_are_shown_not_kept() {
+        let text = "[Game \"1\"]\n[P1 \"evil\x1b[31m\x07\"]\n\nd2d3\x1b[2J\n";
+        let parsed = parse_records(text).unwrap();
+        assert_eq!(parsed[0].tag("P1"), Some("evil?[31m?"));
+        let error = parse_records("[Bad \x1b]0;x\n").unwrap_err();
+        assert!(!error.contains('\x1b'), "{error:?}");
+    }
 
     #[test]
     fn a_record_reads_back_as_written() {

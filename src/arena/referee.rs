@@ -174,7 +174,7 @@ fn referee<G: Playable>(
                 game.make_move(mv);
             }
             Err(error) => {
-                let shown: String = text.chars().take(40).collect();
+                let shown = crate::core::printable::cut(&text, 40);
                 let termination = Termination::IllegalMove {
                     by: side,
                     text: format!("{shown} ({error})"),

@@ -13,15 +13,20 @@ pub fn echo(text: &str) -> String {
 
 /// `text` cut to `limit` characters (with `...` when cut), control characters shown as `?`.
 pub fn cut(text: &str, limit: usize) -> String {
-    let mut shown: String = text
-        .chars()
-        .take(limit)
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect();
+    let mut shown = visible(&text.chars().take(limit).collect::<String>());
     if text.chars().nth(limit).is_some() {
         shown.push_str("...");
     }
     shown
+}
+
+/// `text` whole, every control character (line breaks and escapes included) shown as `?`:
+/// for text of any length that came from elsewhere (an engine, a records file) and goes to
+/// a terminal or a file.
+pub fn visible(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
 }
 
 /// `n` plies, for people: `1 ply`, `2 plies`, `0 plies`.
