@@ -29,7 +29,7 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
     if !kind.is_file() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
-            "not a regular file",
+            format!("not a regular file but {}", super::output::kind_name(kind)),
         ));
     }
     // A regular file never blocks; the flag is cleared anyway, so that the file reads as

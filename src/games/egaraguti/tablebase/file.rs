@@ -14,7 +14,7 @@
 //! Both forms have the same name, so a directory holds one set in either. A file is
 //! written to a temporary name and renamed, so a file that exists is whole.
 
-use std::fs::File;
+use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
@@ -66,6 +66,16 @@ pub fn cannot_read(path: &Path, error: io::Error) -> String {
 pub fn open(path: &Path) -> Result<Option<File>, String> {
     match crate::core::files::open_regular(path) {
         Ok(file) => Ok(Some(file)),
+        // A link to nothing is there, but unreadable: said so, not taken for no table.
+        Err(e)
+            if e.kind() == io::ErrorKind::NotFound
+                && fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink()) =>
+        {
+            Err(format!(
+                "cannot read {}: a symbolic link that leads nowhere",
+                path.display()
+            ))
+        }
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(cannot_read(path, e)),
     }
@@ -222,7 +232,6 @@ impl Fnv {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::fs;
 
     #[test]
     fn a_file_sum_is_its_sha256() {

@@ -74,6 +74,26 @@ pub fn missing_tables(present: impl Fn(Material) -> bool) -> Vec<Material> {
 /// Refuses the set of table files in `dir` if it has a hole, with the one line of
 /// [`hole_error`]; an empty directory has none.
 pub fn refuse_holes(dir: &Path) -> Result<(), String> {
+    // A table's name that leads to something else (a device, a directory, a link to
+    // nothing) is named for what it is, not counted as missing.
+    for mover in 1..=MAX_MEN {
+        for other in 1..=MAX_MEN {
+            let path = file::path(dir, Material { mover, other });
+            let Ok(here) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            let what = match std::fs::metadata(&path) {
+                Ok(found) if found.is_file() => continue,
+                Ok(found) => crate::core::output::kind_name(found.file_type()),
+                Err(_) if here.is_symlink() => "a symbolic link that leads nowhere",
+                Err(_) => continue,
+            };
+            return Err(format!(
+                "cannot read {}: not a regular file but {what}",
+                path.display()
+            ));
+        }
+    }
     let missing = missing_tables(|material| file::path(dir, material).is_file());
     match missing.is_empty() {
         true => Ok(()),
