@@ -116,11 +116,18 @@ fn bad_input_gives_one_line_on_stderr_and_status_2() {
         ),
         (
             &["analyze", "lielow", "--depth", "1", "--hash", "0"],
-            "Hash takes a whole number from 1 to 4096",
+            "Hash takes a whole number from 1 to ",
         ),
         (
-            &["analyze", "lielow", "--depth", "1", "--hash", "99999999"],
-            "Hash takes a whole number from 1 to 4096",
+            &[
+                "analyze",
+                "lielow",
+                "--depth",
+                "1",
+                "--hash",
+                "999999999999",
+            ],
+            "Hash takes a whole number from 1 to ",
         ),
         (&["bench", "--threads", "0"], "Threads takes a whole number"),
         (&["bench", "0"], "0 is not in 1..=64"),

@@ -34,7 +34,7 @@ pub struct AnalyzeArgs {
     /// Search this many nodes.
     #[arg(long)]
     nodes: Option<u64>,
-    /// Transposition table size in MiB (1 to 4096, as the protocol's Hash).
+    /// Transposition table size in MiB (from 1 to half the machine's memory, as the protocol's Hash).
     #[arg(long, default_value_t = DEFAULT_HASH_MIB as usize, value_name = "MIB", value_parser = super::hash_mib)]
     hash: usize,
     /// Search threads (more than one makes results vary from run to run; at most twice

@@ -23,8 +23,25 @@ use crate::search::mover::Mover;
 
 /// The transposition table's default size, in MiB.
 pub const DEFAULT_HASH_MIB: u64 = 16;
-/// The largest transposition table, in MiB, at every door (protocol and command line).
-pub const MAX_HASH_MIB: u64 = 4096;
+/// The largest transposition table where the machine's memory cannot be read, in MiB.
+pub const FALLBACK_MAX_HASH_MIB: u64 = 4096;
+
+/// The largest transposition table, in MiB, at every door (protocol and command line): half
+/// of the machine's memory (a bound on what a typo can ask for that still lets a big
+/// machine use what it has), or [`FALLBACK_MAX_HASH_MIB`] where `/proc/meminfo` cannot be
+/// read. Read once.
+pub fn max_hash_mib() -> u64 {
+    static MAX: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *MAX.get_or_init(|| {
+        let total_kib = std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|text| {
+                let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+                line.split_whitespace().nth(1)?.parse::<u64>().ok()
+            });
+        total_kib.map_or(FALLBACK_MAX_HASH_MIB, |kib| (kib / 1024 / 2).max(1))
+    })
+}
 /// The default time kept back from every move for the way to the GUI, in milliseconds.
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
@@ -241,7 +258,7 @@ pub struct OptionSpec {
 }
 
 fn max_hash() -> u64 {
-    MAX_HASH_MIB
+    max_hash_mib()
 }
 
 fn max_move_overhead() -> u64 {
@@ -705,7 +722,8 @@ mod tests {
         );
         assert!(hash.accepts("64", caps));
         assert!(!hash.accepts("4096", caps));
-        assert!(hash.accepts("4096", Caps::NONE));
+        assert!(hash.accepts(&max_hash_mib().to_string(), Caps::NONE));
+        assert!(!hash.accepts(&(max_hash_mib() + 1).to_string(), Caps::NONE));
         assert_eq!(
             hash.refusal("hash", "4096", caps),
             Refusal::bad_value("hash 4096 (this daemon takes at most 64)".into())
@@ -719,7 +737,8 @@ mod tests {
         let hash = find("hASH").expect("Hash");
         assert_eq!(hash.name, "Hash");
         assert!(hash.accepts("32", Caps::NONE));
-        for bad in ["0", "4097", "-1", "x", "", " 3"] {
+        let above = (max_hash_mib() + 1).to_string();
+        for bad in ["0", &above, "-1", "x", "", " 3"] {
             assert!(!hash.accepts(bad, Caps::NONE), "{bad:?}");
             assert_eq!(
                 hash.refusal("Hash", bad, Caps::NONE).detail,
@@ -790,9 +809,13 @@ mod tests {
     #[test]
     fn the_command_line_reads_spins_by_the_table() {
         assert_eq!(read_spin("Hash", "4096"), Ok(4096));
+        assert!(max_hash_mib() >= 1);
         assert_eq!(
             read_spin("Hash", "0"),
-            Err("Hash takes a whole number from 1 to 4096, not '0'".into())
+            Err(format!(
+                "Hash takes a whole number from 1 to {}, not '0'",
+                max_hash_mib()
+            ))
         );
         assert!(read_spin("Hash", "99999999").is_err());
         let most = max_threads() as u64;
@@ -805,7 +828,8 @@ mod tests {
         assert_eq!(
             find("Hash").unwrap().listing(Caps::NONE),
             format!(
-                "option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"
+                "option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {}",
+                max_hash_mib()
             )
         );
         assert_eq!(
