@@ -91,6 +91,66 @@ impl<G: Playable> GameSession<G> {
         }
     }
 
+    /// The limits of `job` as this game and machine plan them (the moves the game is
+    /// expected to last, the lateness learned), and its root options.
+    fn limits_and_options(&self, job: &SearchJob) -> (crate::search::Limits, RootOptions<G::Move>) {
+        let mut limits = job.limits;
+        if let Some(clock) = &mut limits.clock {
+            clock.expected_moves = Some(self.game.expected_moves_left());
+        }
+        // Answers that came late on this machine: the next ones are planned earlier.
+        limits.move_overhead += self.lateness.learned();
+        let options = RootOptions {
+            // Legal here, as `legal_among` found them.
+            only: (job.searchmoves.iter())
+                .filter_map(|text| self.game.parse_move(text).ok())
+                .collect(),
+            multipv: job.multipv.max(1),
+            contempt: job.contempt,
+        };
+        (limits, options)
+    }
+
+    /// The answer of a `go` from `root`, with the move of last resort it gives should the
+    /// search not finish an iteration in time; for a timed search that does not ponder,
+    /// with the watchdog that answers at the hard deadline should the search thread be
+    /// starved of the CPU.
+    fn answer(
+        &self,
+        root: &G,
+        limits: &crate::search::Limits,
+        job: &SearchJob,
+        flags: &SearchFlags,
+        listener: Listener,
+        options: &RootOptions<G::Move>,
+    ) -> (Arc<Answer>, Option<G::Move>) {
+        let evaluator = self.evaluator();
+        let last_resort = last_resort(root, &evaluator, &options.only);
+        let static_eval = root.evaluate_by(&evaluator);
+        let fallback = last_resort.map(|mv| Info::unsearched(root.move_string(mv), static_eval));
+        // A baseline mover answers at once, with no deadline of its own to keep; a search
+        // that ponders learns its deadline only at the `ponderhit`.
+        let hard = limits.deadlines().hard.filter(|_| job.mover.searches());
+        let since = limits.since.unwrap_or_else(Instant::now);
+        let pondering = flags
+            .pondering_flag()
+            .load(std::sync::atomic::Ordering::Relaxed);
+        let deadline = hard
+            .filter(|_| !pondering)
+            .map(|hard| (since + hard, Arc::clone(&self.lateness)));
+        let answer = Arc::new(Answer::new(
+            listener,
+            flags.clone(),
+            fallback,
+            job.ponder_move,
+            deadline,
+        ));
+        if let Some(hard) = hard {
+            answer::watch(Arc::clone(&answer), since, hard, limits.move_overhead);
+        }
+        (answer, last_resort)
+    }
+
     fn searcher(&self) -> std::sync::MutexGuard<'_, Searcher<G>> {
         // A panic in a search thread must not take the session down with it.
         self.searcher.lock().unwrap_or_else(PoisonError::into_inner)
@@ -346,46 +406,8 @@ impl<G: Playable> Session for GameSession<G> {
         let root = self.game.clone();
         let searcher = Arc::clone(&self.searcher);
         let rng = Arc::clone(&self.rng);
-        let mut limits = job.limits;
-        if let Some(clock) = &mut limits.clock {
-            clock.expected_moves = Some(root.expected_moves_left());
-        }
-        // Answers that came late on this machine: the next ones are planned earlier.
-        limits.move_overhead += self.lateness.learned();
-        let options = RootOptions {
-            // Legal here, as `legal_among` found them.
-            only: (job.searchmoves.iter())
-                .filter_map(|text| root.parse_move(text).ok())
-                .collect(),
-            multipv: job.multipv.max(1),
-            contempt: job.contempt,
-        };
-        // The answer of last resort, should the search not finish an iteration in time.
-        let evaluator = self.evaluator();
-        let last_resort = last_resort(&root, &evaluator, &options.only);
-        let static_eval = root.evaluate_by(&evaluator);
-        let fallback = last_resort.map(|mv| Info::unsearched(root.move_string(mv), static_eval));
-        // A baseline mover answers at once, with no deadline of its own to keep; a search
-        // that ponders learns its deadline only at the `ponderhit`.
-        let hard = limits.deadlines().hard.filter(|_| job.mover.searches());
-        let since = limits.since.unwrap_or_else(Instant::now);
-        let deadline = hard
-            .filter(|_| {
-                !flags
-                    .pondering_flag()
-                    .load(std::sync::atomic::Ordering::Relaxed)
-            })
-            .map(|hard| (since + hard, Arc::clone(&self.lateness)));
-        let answer = Arc::new(Answer::new(
-            listener,
-            flags.clone(),
-            fallback,
-            job.ponder_move,
-            deadline,
-        ));
-        if let Some(hard) = hard {
-            answer::watch(Arc::clone(&answer), since, hard, limits.move_overhead);
-        }
+        let (limits, options) = self.limits_and_options(&job);
+        let (answer, last_resort) = self.answer(&root, &limits, &job, &flags, listener, &options);
         thread::spawn(move || {
             // The best line of the last completed iteration: the answer if the search fails.
             let mut best_line: Vec<G::Move> = Vec::new();

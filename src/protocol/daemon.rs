@@ -334,6 +334,37 @@ impl Daemon {
         searchmoves
     }
 
+    /// `limits` of `go` when none of them bounds the search: endless when every word was
+    /// read (a bare `go`, the other side's clock alone: said in a warning), and its first
+    /// iteration when a word could not be read (a typo of a limit must not become an
+    /// endless search).
+    fn endless_or_bounded(&self, go: &GoCommand, limits: Limits, side: Player) -> Limits {
+        let no_limit = limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && limits.clock.is_none()
+            && limits.mate.is_none();
+        let clock_words = [go.p1time, go.p2time, go.p1inc, go.p2inc]
+            .iter()
+            .any(Option::is_some)
+            || go.movestogo.is_some();
+        if no_limit && clock_words && !go.infinite && go.skipped.is_empty() {
+            // Clock words, but none that bounds the side to move (`go p2time 1000` with p1
+            // to move, `go p1inc 50`, `go movestogo 5`): endless, as in Stockfish; a GUI
+            // that meant a clock learns it here rather than waiting for a move.
+            self.say(format::info_string(format!(
+                "warning: {go} sets no limit for {}, the side to move: searching until stop",
+                format::player_word(side)
+            )));
+        }
+        let misread = no_limit && !go.skipped.is_empty() && !go.infinite;
+        Limits {
+            infinite: go.infinite || (no_limit && go.skipped.is_empty()),
+            depth: if misread { Some(1) } else { limits.depth },
+            ..limits
+        }
+    }
+
     fn go(&mut self, go: &GoCommand, received: Instant) {
         let searchmoves = self.legal_searchmoves(go);
         let side = self.session.side_to_move();
@@ -365,37 +396,8 @@ impl Daemon {
             move_overhead: self.settings.move_overhead.max(self.lag.learned()),
             since: Some(received),
         };
-        let no_limit = limits.depth.is_none()
-            && limits.nodes.is_none()
-            && limits.movetime.is_none()
-            && limits.clock.is_none()
-            && limits.mate.is_none();
-        // Without a limit, a `go` with nothing unreadable in it is endless, as the protocol
-        // says; one in which a word could not be read (a typo of a limit, say) answers with
-        // its first iteration's move: a misread limit must not become an endless search.
-        let infinite = go.infinite || (no_limit && go.skipped.is_empty());
-        let clock_words = [go.p1time, go.p2time, go.p1inc, go.p2inc]
-            .iter()
-            .any(Option::is_some)
-            || go.movestogo.is_some();
-        if no_limit && clock_words && !go.infinite && go.skipped.is_empty() {
-            // Clock words, but none that bounds the side to move (`go p2time 1000` with p1
-            // to move, `go p1inc 50`, `go movestogo 5`): endless, as in Stockfish; a GUI
-            // that meant a clock learns it here rather than waiting for a move.
-            self.say(format::info_string(format!(
-                "warning: {go} sets no limit for {}, the side to move: searching until stop",
-                format::player_word(side)
-            )));
-        }
-        let depth = match no_limit && !go.skipped.is_empty() && !go.infinite {
-            true => Some(1),
-            false => limits.depth,
-        };
-        let limits = Limits {
-            infinite,
-            depth,
-            ..limits
-        };
+        let limits = self.endless_or_bounded(go, limits, side);
+        let infinite = limits.infinite;
         let flags = SearchFlags::new(infinite, go.ponder);
         let tables_first = self.settings.table_play
             && !infinite
