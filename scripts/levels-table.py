@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the levels' Elo table of src/games/strength.rs into README.md and
+"""Writes the levels' Elo table of src/games/strength.rs into docs/strength.md and
 protocol/PROTOCOL.md, between their `<!-- levels table -->` markers.
 
     scripts/levels-table.py
@@ -39,7 +39,7 @@ def table(tables):
 
 def main():
     text = table(measured())
-    for path in ["README.md", "protocol/PROTOCOL.md"]:
+    for path in ["docs/strength.md", "protocol/PROTOCOL.md"]:
         doc = ROOT / path
         before, rest = doc.read_text().split(START, 1)
         _, after = rest.split(END, 1)

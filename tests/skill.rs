@@ -319,7 +319,7 @@ fn documented_levels(path: &str) -> Vec<Vec<u32>> {
 
 #[test]
 fn the_documents_give_the_measured_levels() {
-    for path in ["README.md", "protocol/PROTOCOL.md"] {
+    for path in ["docs/strength.md", "protocol/PROTOCOL.md"] {
         for (variant, elo) in Variant::ALL.into_iter().zip(documented_levels(path)) {
             let measured = strength::level_elo(variant);
             assert_eq!(elo, measured.to_vec(), "{path}: {variant}'s levels");

@@ -151,3 +151,118 @@ fn every_transcript_replays() {
         replay(path);
     }
 }
+
+/// The quoted `"name": "value"` pairs of the JSON object that follows `"key": {` in
+/// `text` (flat objects of strings only, as the cutegames settings' are).
+fn json_pairs(text: &str, key: &str) -> Vec<(String, String)> {
+    let start = text
+        .find(&format!("\"{key}\": {{"))
+        .unwrap_or_else(|| panic!("no {key} object"));
+    let body = &text[start..];
+    let body = &body[body.find('{').unwrap() + 1..body.find('}').unwrap()];
+    body.lines()
+        .filter_map(|line| {
+            let (name, value) = line.trim().trim_end_matches(',').split_once(": ")?;
+            let unquote = |s: &str| s.trim().trim_matches('"').to_owned();
+            Some((unquote(name), unquote(value)))
+        })
+        .collect()
+}
+
+/// What cutegames says to an engine at the start of a game, as its settings file and its
+/// openings file in scripts/cutegames/ make it: every engine of the file, from every
+/// opening, is set up without an error and answers the first `go` with a legal move.
+#[test]
+fn the_cutegames_settings_play() {
+    use ternion::games::Variant;
+    use ternion::rules::{Notation, Rules};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let settings = std::fs::read_to_string(root.join("scripts/cutegames/settings.json"))
+        .expect("the settings");
+    let options = json_pairs(&settings, "options");
+    let variant = &options
+        .iter()
+        .find(|(name, _)| name == "UCI_Variant")
+        .unwrap()
+        .1;
+    assert_eq!(variant.parse::<Variant>(), Ok(Variant::Lielow));
+    let clock = json_pairs(&settings, "timecontrol");
+    let number = |key: &str| &clock.iter().find(|(name, _)| name == key).unwrap().1;
+    let go = format!(
+        "go p1time {0} p2time {0} p1inc {1} p2inc {1}",
+        number("time"),
+        number("increment")
+    );
+    let openings_path = json_pairs(&settings, "openings")
+        .into_iter()
+        .find(|(name, _)| name == "path")
+        .unwrap()
+        .1;
+    let openings = std::fs::read_to_string(root.join(&openings_path)).expect("the openings");
+    // Each engine's command-line parameters (none for the first).
+    let engines = &settings[settings.find("\"engines\": [").expect("the engines")..];
+    let parameters: Vec<Vec<&str>> = engines
+        .split("\"path\": ")
+        .skip(1)
+        .map(|engine| {
+            let words = engine
+                .split("\"parameters\": \"")
+                .nth(1)
+                .filter(|_| engine.find("\"parameters\"") < engine.find('}'))
+                .map_or("", |rest| &rest[..rest.find('"').unwrap()]);
+            words.split_whitespace().collect()
+        })
+        .collect();
+    assert_eq!(parameters.len(), 2, "{parameters:?}");
+    for opening in openings.lines().filter(|line| !line.trim().is_empty()) {
+        let game = ternion::games::lielow::Lielow8::parse_position(opening)
+            .unwrap_or_else(|e| panic!("{opening}: {e}"));
+        assert!(game.outcome().is_none(), "{opening} is over");
+        let p1_to_move = game.side_to_move() == ternion::core::Player::P1;
+        for args in &parameters {
+            let mut input = String::from("ugi\n");
+            for (name, value) in &options {
+                input.push_str(&format!("setoption name {name} value {value}\n"));
+            }
+            input.push_str(&format!(
+                "isready\nuginewgame\nposition fen {opening}\nquery gameover\nquery p1turn\n{go}\n"
+            ));
+            let mut engine = Command::new(env!("CARGO_BIN_EXE_ternion"))
+                .args(args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("the engine starts");
+            let mut stdin = engine.stdin.take().unwrap();
+            stdin.write_all(input.as_bytes()).unwrap();
+            let mut lines = BufReader::new(engine.stdout.take().unwrap()).lines();
+            let mut replies = Vec::new();
+            let best = loop {
+                let line = lines.next().expect("a bestmove").unwrap();
+                if let Some(best) = line.strip_prefix("bestmove ") {
+                    break best.split(' ').next().unwrap().to_owned();
+                }
+                if !line.starts_with("info depth") {
+                    replies.push(line);
+                }
+            };
+            drop(stdin);
+            assert!(engine.wait().unwrap().success());
+            assert!(
+                !replies.iter().any(|l| l.contains("error")),
+                "{args:?}: {replies:?}"
+            );
+            let responses: Vec<&String> = replies
+                .iter()
+                .filter(|l| l.starts_with("response"))
+                .collect();
+            let turn = format!("response {p1_to_move}");
+            assert_eq!(responses, ["response false", turn.as_str()], "{args:?}");
+            assert!(
+                game.parse_move(&best).is_ok(),
+                "{args:?}: {best} in {opening}"
+            );
+        }
+    }
+}

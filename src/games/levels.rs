@@ -27,7 +27,7 @@ pub(crate) const fn level(
 /// but one from 50 to 25 nearly nothing: so the levels between two depths stray widely
 /// first, then little. The node budgets keep a level's move quick (the clock of `go`
 /// still holds). The Elo each level plays at, per game, is measured by
-/// `scripts/calibrate-levels.sh` (the README's table).
+/// `scripts/calibrate-levels.sh` (the table of docs/strength.md).
 pub const SHARED: Levels = [
     level(1, 20_000, 8, 120, 400),
     level(1, 20_000, 6, 120, 400),
