@@ -1,4 +1,5 @@
-//! Replays the example sessions of protocol/transcripts/ against the real binary.
+//! Replays the example sessions of protocol/transcripts/, and every session and command
+//! the documents show (README.md, protocol/PROTOCOL.md, docs/), against the real binary.
 //!
 //! A transcript is a list of lines: `> text` is sent to the engine; `< text` must be the
 //! next line it prints, where a `*` stands for any run of characters (`< bestmove*`: a line
@@ -117,24 +118,6 @@ fn a_star_in_an_expected_line_stands_for_any_run_of_characters() {
     assert!(!matches("a*c*e", "abcd"));
     assert!(!matches("1 time * nodes 49", "1 time 3 nodes 50"));
     assert!(!matches("x*", "y"));
-}
-
-/// The README's protocol session, as the engine answers it: the block after the heading
-/// "A protocol session", where `...` stands for any figures.
-#[test]
-fn the_readme_session_is_what_the_engine_says() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .expect("the README");
-    let session = readme
-        .split("## A protocol session")
-        .nth(1)
-        .and_then(|rest| rest.split("```text\n").nth(1))
-        .and_then(|block| block.split("```").next())
-        .expect("the README's protocol session");
-    assert!(session.lines().count() >= 6, "{session}");
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("readme-session.txt");
-    std::fs::write(&path, session.replace("...", "*")).expect("a scratch file");
-    replay(&path);
 }
 
 #[test]
@@ -265,4 +248,127 @@ fn the_cutegames_settings_play() {
             );
         }
     }
+}
+
+/// The code blocks of a document, each as its lines.
+fn text_blocks(document: &str) -> Vec<Vec<String>> {
+    document
+        .split("```")
+        .skip(1)
+        .step_by(2)
+        .filter_map(|block| block.strip_prefix("text\n"))
+        .map(|block| block.lines().map(str::to_owned).collect())
+        .collect()
+}
+
+/// A documented line with the figures that vary from run to run and machine to machine
+/// masked: `...` as any text, and the numbers after `time`, `nps` and a spin option's
+/// `max` (the machine's memory and cores).
+fn masked(line: &str) -> String {
+    let mut words: Vec<String> = Vec::new();
+    for word in line.replace("...", "*").split(' ') {
+        let varies = matches!(
+            words.last().map(String::as_str),
+            Some("time" | "nps" | "max")
+        );
+        match varies && word.parse::<u64>().is_ok() {
+            true => words.push("*".to_owned()),
+            false => words.push(word.to_owned()),
+        }
+    }
+    words.join(" ")
+}
+
+/// The documents whose examples are checked against the binary.
+fn documents() -> Vec<std::path::PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = vec![root.join("README.md"), root.join("protocol/PROTOCOL.md")];
+    let mut docs: Vec<_> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    paths.extend(docs);
+    paths
+}
+
+/// Every protocol session the documents show (a `text` block that sends a line with
+/// `> `), replayed against the binary with its varying figures masked.
+#[test]
+fn every_documented_session_is_what_the_engine_says() {
+    let mut replayed = 0;
+    for path in documents() {
+        let document = std::fs::read_to_string(&path).unwrap();
+        for (index, block) in text_blocks(&document).into_iter().enumerate() {
+            if !block.iter().any(|line| line.starts_with("> ")) {
+                continue;
+            }
+            let name = path.file_stem().unwrap().to_string_lossy();
+            let scratch =
+                Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("example-{name}-{index}.txt"));
+            // `< ...` stands for whatever else the command printed: the lines up to the
+            // next one shown, or at the end up to the answer to an `isready`.
+            let mut session: Vec<String> = Vec::new();
+            let mut lines = block.iter().peekable();
+            while let Some(line) = lines.next() {
+                match (line.as_str(), lines.peek()) {
+                    ("< ...", Some(next)) if next.starts_with("< ") => {
+                        session.push(format!("<.. {}", &masked(next)[2..]));
+                        lines.next();
+                    }
+                    ("< ...", _) => session.extend(["> isready".into(), "<.. readyok".into()]),
+                    _ => session.push(masked(line)),
+                }
+            }
+            std::fs::write(&scratch, session.join("\n") + "\n").unwrap();
+            replay(&scratch);
+            replayed += 1;
+        }
+    }
+    assert!(replayed >= 5, "{replayed} sessions");
+}
+
+/// Every command the documents show run (a `text` block that starts with `$ ternion`),
+/// its output compared line by line with its varying figures masked; a line `...` stands
+/// for any number of lines.
+#[test]
+fn every_documented_command_prints_what_the_document_says() {
+    let mut run = 0;
+    for path in documents() {
+        let document = std::fs::read_to_string(&path).unwrap();
+        for block in text_blocks(&document) {
+            let Some(command) = block.first().and_then(|l| l.strip_prefix("$ ternion ")) else {
+                continue;
+            };
+            let at = format!("{}: {command}", path.display());
+            let args: Vec<&str> = command.split_whitespace().collect();
+            let output = Command::new(env!("CARGO_BIN_EXE_ternion"))
+                .args(&args)
+                .output()
+                .unwrap();
+            assert!(output.status.success(), "{at}");
+            let printed = String::from_utf8(output.stdout).unwrap();
+            let mut printed = printed.lines().peekable();
+            let expected: Vec<String> = block[1..].iter().map(|l| masked(l)).collect();
+            for (index, wanted) in expected.iter().enumerate() {
+                if wanted == "*" {
+                    // Any lines up to the one the next expected line matches.
+                    let next = expected.get(index + 1).expect("a line after `...`");
+                    while printed.next_if(|got| !matches(next, got)).is_some() {}
+                    continue;
+                }
+                let got = printed
+                    .next()
+                    .unwrap_or_else(|| panic!("{at}: no {wanted:?}"));
+                assert!(
+                    matches(wanted, got) || wanted == got,
+                    "{at}: {got:?} is not {wanted:?}"
+                );
+            }
+            assert_eq!(printed.next(), None, "{at}: more lines than documented");
+            run += 1;
+        }
+    }
+    assert!(run >= 2, "{run} commands");
 }
