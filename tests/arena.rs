@@ -688,6 +688,24 @@ fn no_process_an_engine_starts_outlives_the_match() {
         !running(&["sleep", "3171"]),
         "a child of the engine is left"
     );
+    // A child that left the engine's group for a session of its own (`setsid sleep 3183`)
+    // is reparented to the runner, which ends it with the engine.
+    run_match(&[
+        "--engine",
+        TERNION,
+        "--engine",
+        &fixture("escapee"),
+        "--variant",
+        "lielow",
+        "--games",
+        "2",
+        "--movetime",
+        "50",
+    ]);
+    assert!(
+        !running(&["sleep", "3183"]),
+        "a child that left the engine's session is left"
+    );
     let output = Command::new(TERNION)
         .args([
             "match",

@@ -1,6 +1,7 @@
 //! Engine-vs-engine matches with a referee that knows the rules.
 //!
 //! - [`process`]: an engine as a child process, with a timeout on every answer;
+//! - [`reaper`]: what an engine leaves behind in a session of its own, ended with it;
 //! - [`referee`]: one game between two processes, every move checked by the rules library;
 //! - [`schedule`]: which games a match (or a shard of it) plays, their openings and seats;
 //! - `runner`: the workers that play the games side by side, and live progress;
@@ -14,6 +15,7 @@
 //! is started once: one that cannot start is a setup error, not a string of lost games.
 
 pub mod process;
+pub mod reaper;
 pub mod record;
 pub mod referee;
 mod runner;

@@ -312,19 +312,15 @@ impl EngineProcess {
 }
 
 /// Kills the process group `child` leads (the engine and every process it started that
-/// stayed in its group), then reaps `child`.
+/// stayed in its group), reaps `child`, then ends what the engine left in a session of its
+/// own (see `reaper`).
 fn kill_group(child: &mut Child) {
-    // The standard library can signal only the child itself; the shell's `kill` signals a
-    // group by its negative id (written `kill -9 -<id>`: dash reads nothing else).
-    let group = format!("-{}", child.id());
-    let _ = std::process::Command::new("sh")
-        .args(["-c", "kill -9 \"$1\" 2>/dev/null", "sh", &group])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
+    if let Some(group) = rustix::process::Pid::from_raw(child.id() as i32) {
+        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+    }
     let _ = child.kill();
     let _ = child.wait();
+    super::reaper::end_orphans();
 }
 
 impl Drop for EngineProcess {

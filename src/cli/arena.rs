@@ -79,6 +79,10 @@ pub struct MatchArgs {
 /// Runs the command; `Err` carries the one-line message for stderr.
 pub fn run(args: &MatchArgs) -> Result<(), String> {
     let config = config(args)?;
+    // Orphans of engines that leave for a session of their own come here, to be ended.
+    if !ternion::arena::reaper::adopt_orphans() {
+        log::info!("match: not a child subreaper here: an engine's setsid children may outlive it");
+    }
     let live = std::io::stderr().is_terminal();
     let summary = run_match(&config, &mut |progress| {
         let mut err = std::io::stderr().lock();
