@@ -413,9 +413,10 @@ impl Daemon {
             contempt: self.settings.contempt,
         };
         let sink = Arc::clone(&self.sink);
+        let wdl = (self.settings.show_wdl).then(|| super::wdl::model(self.session.variant()));
         let listener: Listener = Arc::new(move |event| {
             let answer = matches!(event, Event::BestMove { .. });
-            sink(format::event(&event));
+            sink(format::event_with(&event, wdl));
             if answer {
                 // Already set only if a best move were given twice, which the session
                 // rules out.

@@ -2,6 +2,7 @@
 //! command line (`analyze`, `bench`) and the board's server all print through here, so
 //! that a word of the protocol changes in one function.
 
+use super::wdl::WdlModel;
 use std::fmt::Write;
 
 use crate::bench::BenchLine;
@@ -29,16 +30,25 @@ pub fn score(score: Score) -> String {
 
 /// The `info` line of a completed iteration, its line in notation.
 pub fn info_line(info: &Info<String>) -> String {
+    info_line_with(info, None)
+}
+
+/// The `info` line of a completed iteration, with `wdl <win> <draw> <loss>` after the score
+/// when `model` is given (`UCI_ShowWDL`).
+pub fn info_line_with(info: &Info<String>, model: Option<WdlModel>) -> String {
     let mut out = String::with_capacity(128);
     write!(out, "info depth {} seldepth {} ", info.depth, info.seldepth)
         .expect("writing to a String");
     if let Some(index) = info.multipv {
         write!(out, "multipv {index} ").expect("writing to a String");
     }
+    write!(out, "score {}", score(info.score)).expect("writing to a String");
+    if let Some([win, draw, loss]) = model.map(|model| model.per_mille(info.score)) {
+        write!(out, " wdl {win} {draw} {loss}").expect("writing to a String");
+    }
     write!(
         out,
-        "score {} nodes {} nps {} time {} hashfull {}",
-        score(info.score),
+        " nodes {} nps {} time {} hashfull {}",
         info.nodes,
         info.nps,
         info.time.as_millis(),
@@ -68,8 +78,13 @@ pub fn bestmove(best: Option<&str>, ponder: Option<&str>) -> String {
 
 /// The line of an engine event.
 pub fn event(event: &Event) -> String {
+    event_with(event, None)
+}
+
+/// The line of `event`, its `info` lines with the win, draw and loss of `model` when given.
+pub fn event_with(event: &Event, model: Option<WdlModel>) -> String {
     match event {
-        Event::Info(info) => info_line(info),
+        Event::Info(info) => info_line_with(info, model),
         Event::Fault(detail) => error("internal", detail),
         Event::GameOver(outcome) => gameover(*outcome),
         Event::CurrMove { depth, mv, number } => {

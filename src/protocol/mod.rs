@@ -3,6 +3,7 @@
 //! - [`command`]: the typed commands, their parsers and their text (for clients);
 //! - [`options`]: the one table of the daemon's options, each row with its effect;
 //! - [`reply`]: the lines an engine writes, as a client reads them;
+//! - [`wdl`]: a score read as a win, a draw and a loss (`UCI_ShowWDL`);
 //! - [`format`](mod@format): every line the engine writes;
 //! - [`daemon`]: the state of the engine process and its answer to each command;
 //! - [`input`]: bounded line reading from stdin;
@@ -16,6 +17,7 @@ pub mod input;
 pub mod lag;
 pub mod options;
 pub mod reply;
+pub mod wdl;
 
 use std::io::{self, Write};
 use std::sync::Arc;

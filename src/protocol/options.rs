@@ -147,6 +147,8 @@ pub struct Settings {
     /// variant whose measured Elo is nearest.
     pub limit_strength: bool,
     pub elo: u32,
+    /// `UCI_ShowWDL`: `info` lines give the win, draw and loss their score stands for.
+    pub show_wdl: bool,
     /// `Seed`: where the movers' draws start when it is set and with every new variant.
     pub seed: u64,
     /// `Use NNUE` and `EvalFile`: what the search evaluates with.
@@ -167,6 +169,7 @@ impl Default for Settings {
             skill_level: MAX_LEVEL,
             limit_strength: false,
             elo: strength::MAX_ELO,
+            show_wdl: false,
             seed: 0,
             evaluation: EvalChoice::default(),
         }
@@ -301,7 +304,7 @@ macro_rules! store {
 }
 
 /// Every option, in the order `ugi` lists them.
-pub const OPTIONS: [OptionSpec; 16] = [
+pub const OPTIONS: [OptionSpec; 17] = [
     OptionSpec {
         name: "UCI_Variant",
         kind: Kind::Variants {
@@ -435,6 +438,14 @@ pub const OPTIONS: [OptionSpec; 16] = [
             min: strength::MIN_ELO as u64,
             max: max_elo,
             on_change: store!(elo as u32),
+        },
+        cap: None,
+    },
+    OptionSpec {
+        name: "UCI_ShowWDL",
+        kind: Kind::Check {
+            default: false,
+            on_change: |target, on| target.settings.show_wdl = on,
         },
         cap: None,
     },

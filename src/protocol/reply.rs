@@ -40,6 +40,8 @@ pub struct InfoReply {
     pub nodes: Option<u64>,
     /// Positions the engine's exact tables decided.
     pub tbhits: Option<u64>,
+    /// `wdl <win> <draw> <loss>`, per mille from the side to move's view (`UCI_ShowWDL`).
+    pub wdl: Option<[u32; 3]>,
     pub pv: Vec<String>,
     /// The text of `info string <text>`: everything after `string`.
     pub string: Option<String>,
@@ -108,6 +110,11 @@ fn read_info(words: &[&str]) -> InfoReply {
             "multipv" => info.multipv = value.parse().ok(),
             "nodes" => info.nodes = value.parse().ok(),
             "tbhits" => info.tbhits = value.parse().ok(),
+            "wdl" => {
+                let read = |at: usize| words.get(index + at).and_then(|w| w.parse().ok());
+                info.wdl = (|| Some([read(1)?, read(2)?, read(3)?]))();
+                index += 2;
+            }
             "score" => {
                 let amount = words.get(index + 2).copied().unwrap_or_default();
                 info.score = Some(format!("{value} {amount}"));
@@ -177,10 +184,22 @@ mod tests {
                 score: Some("mate -2".into()),
                 nodes: Some(12345),
                 tbhits: Some(4),
+                wdl: None,
                 pv: info.pv.clone(),
                 string: None,
             })
         );
+        // With `UCI_ShowWDL`, the three per mille after the score.
+        let model = crate::protocol::wdl::model(crate::games::Variant::Egaraguti);
+        let shown = format::info_line_with(&info, Some(model));
+        assert!(
+            shown.contains("score mate -2 wdl 0 0 1000 nodes"),
+            "{shown}"
+        );
+        let Reply::Info(read) = Reply::parse(&shown) else {
+            panic!("{shown}")
+        };
+        assert_eq!((read.wdl, read.nodes), (Some([0, 0, 1000]), Some(12345)));
         let error = Reply::parse(&format::error("bad-fen", "no kings"));
         let Reply::Info(error) = error else {
             panic!("{error:?}")
