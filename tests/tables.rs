@@ -1566,3 +1566,47 @@ fn a_compact_set_answers_every_position_as_the_packed_one() {
         "{error}"
     );
 }
+
+#[test]
+fn show_wdl_gives_the_tables_exact_value_of_each_line() {
+    // A drawn position and a won one of a few men: with the tables, every line's first move
+    // has its exact value, whatever the score says.
+    let reference = Tablebase::load_all(tables_dir()).unwrap();
+    let mut rng = fastrand::Rng::with_seed(31);
+    let mut found = Vec::new();
+    for wanted in [Wdl::Draw, Wdl::Win] {
+        let game = loop {
+            let game = random_position(&mut rng, 3, 3);
+            if game.outcome().is_none() && reference.probe(&game).unwrap().value == wanted {
+                break game;
+            }
+        };
+        found.push((game, wanted));
+    }
+    let mut engine = Engine::start(&[]);
+    engine.send("setoption name UCI_Variant value egaraguti");
+    engine.send("setoption name UCI_ShowWDL value true");
+    engine.send(&format!(
+        "setoption name TablePath value {}",
+        tables_dir().display()
+    ));
+    for (game, value) in found {
+        engine.send(&format!("position fen {}", game.position_string()));
+        engine.command(&go_depth(2));
+        let replies = engine.replies_until(Reply::is_best_move);
+        let best = match value {
+            Wdl::Draw => [0, 1000, 0],
+            _ => [1000, 0, 0],
+        };
+        // The best line is worth the position's value; every line says it exactly.
+        let lines: Vec<[u32; 3]> = replies
+            .iter()
+            .filter_map(|reply| match reply {
+                Reply::Info(info) if info.depth.is_some() => info.wdl,
+                _ => None,
+            })
+            .collect();
+        assert_eq!(lines.last(), Some(&best), "{value:?}: {replies:?}");
+    }
+    engine.quit();
+}

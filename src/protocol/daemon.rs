@@ -413,10 +413,17 @@ impl Daemon {
             contempt: self.settings.contempt,
         };
         let sink = Arc::clone(&self.sink);
-        let wdl = (self.settings.show_wdl).then(|| super::wdl::model(self.session.variant()));
+        let wdl = (self.settings.show_wdl).then(|| {
+            let exact = (self.session.table_view()).map_or(Vec::new(), |view| {
+                (view.moves.into_iter())
+                    .map(|(mv, exact)| (mv, exact.wdl))
+                    .collect()
+            });
+            super::wdl::RootWdl::new(self.session.variant(), exact)
+        });
         let listener: Listener = Arc::new(move |event| {
             let answer = matches!(event, Event::BestMove { .. });
-            sink(format::event_with(&event, wdl));
+            sink(format::event_with(&event, wdl.as_ref()));
             if answer {
                 // Already set only if a best move were given twice, which the session
                 // rules out.

@@ -2,7 +2,7 @@
 //! command line (`analyze`, `bench`) and the board's server all print through here, so
 //! that a word of the protocol changes in one function.
 
-use super::wdl::WdlModel;
+use super::wdl::RootWdl;
 use std::fmt::Write;
 
 use crate::bench::BenchLine;
@@ -34,8 +34,8 @@ pub fn info_line(info: &Info<String>) -> String {
 }
 
 /// The `info` line of a completed iteration, with `wdl <win> <draw> <loss>` after the score
-/// when `model` is given (`UCI_ShowWDL`).
-pub fn info_line_with(info: &Info<String>, model: Option<WdlModel>) -> String {
+/// when given (`UCI_ShowWDL`).
+pub fn info_line_with(info: &Info<String>, wdl: Option<[u32; 3]>) -> String {
     let mut out = String::with_capacity(128);
     write!(out, "info depth {} seldepth {} ", info.depth, info.seldepth)
         .expect("writing to a String");
@@ -43,7 +43,7 @@ pub fn info_line_with(info: &Info<String>, model: Option<WdlModel>) -> String {
         write!(out, "multipv {index} ").expect("writing to a String");
     }
     write!(out, "score {}", score(info.score)).expect("writing to a String");
-    if let Some([win, draw, loss]) = model.map(|model| model.per_mille(info.score)) {
+    if let Some([win, draw, loss]) = wdl {
         write!(out, " wdl {win} {draw} {loss}").expect("writing to a String");
     }
     write!(
@@ -81,10 +81,10 @@ pub fn event(event: &Event) -> String {
     event_with(event, None)
 }
 
-/// The line of `event`, its `info` lines with the win, draw and loss of `model` when given.
-pub fn event_with(event: &Event, model: Option<WdlModel>) -> String {
+/// The line of `event`, its `info` lines with the win, draw and loss of `wdl` when given.
+pub fn event_with(event: &Event, wdl: Option<&RootWdl>) -> String {
     match event {
-        Event::Info(info) => info_line_with(info, model),
+        Event::Info(info) => info_line_with(info, wdl.map(|wdl| wdl.of(info))),
         Event::Fault(detail) => error("internal", detail),
         Event::GameOver(outcome) => gameover(*outcome),
         Event::CurrMove { depth, mv, number } => {

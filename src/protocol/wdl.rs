@@ -5,10 +5,42 @@
 //! `win = 1 / (1 + exp((a - score) / b))`, `loss = 1 / (1 + exp((a + score) / b))`, the
 //! rest a draw. `a` is the width of the band of drawn positions (0 where the game is never
 //! drawn), `b` how fast the expectation turns with the score. A proven result (`mate`) is
-//! certain: `1000 0 0` or `0 0 1000`.
+//! certain: `1000 0 0` or `0 0 1000`; and where exact tables know the root (Egara-guti
+//! with `TablePath`), a line's first move has its exact value, a draw `0 1000 0`.
 
+use crate::core::Wdl;
 use crate::games::Variant;
-use crate::search::Score;
+use crate::search::{Info, Score};
+
+/// What a search's `info` lines say of win, draw and loss: the variant's model, and the
+/// exact value of each root move where tables know it.
+#[derive(Clone, Debug)]
+pub struct RootWdl {
+    model: WdlModel,
+    /// Each root move in notation, with its exact value for the side to move.
+    exact: Vec<(String, Wdl)>,
+}
+
+impl RootWdl {
+    /// The model of `variant`, and `exact`, the root moves the tables value.
+    pub fn new(variant: Variant, exact: Vec<(String, Wdl)>) -> RootWdl {
+        RootWdl {
+            model: model(variant),
+            exact,
+        }
+    }
+
+    /// The win, draw and loss per mille of the line `info` reports.
+    pub fn of(&self, info: &Info<String>) -> [u32; 3] {
+        let first = info.pv.first();
+        match self.exact.iter().find(|(mv, _)| Some(mv) == first) {
+            Some((_, Wdl::Win)) => [1000, 0, 0],
+            Some((_, Wdl::Draw)) => [0, 1000, 0],
+            Some((_, Wdl::Loss)) => [0, 0, 1000],
+            None => self.model.per_mille(info.score),
+        }
+    }
+}
 
 /// The model of one variant: see the module's doc.
 #[derive(Clone, Copy, Debug, PartialEq)]
