@@ -11,6 +11,7 @@
 //! It knows no evaluation: what a move changed ([`LielowChanges`]) is what the evaluation's
 //! own state, kept by the search, is updated from.
 
+pub mod abstractplay;
 mod diagram;
 mod eval;
 pub mod geometry;
