@@ -23,10 +23,12 @@
 //! - [`arena`]: engine-vs-engine matches between child processes, refereed by the rules;
 //! - [`tune`]: self-play data, the tuner that fits the evaluation's weights to it, and the
 //!   trainer of the networks;
-//! - [`gui`]: `ternion gui`, the board page and its protocol WebSocket on the loopback.
+//! - [`gui`]: `ternion gui`, the board page and its protocol WebSocket on the loopback;
+//! - [`abstractplay`]: playing on AbstractPlay: its webhooks' signatures checked.
 // `unsafe` is denied everywhere but in `core::memory`, which allows it for its system calls.
 #![deny(unsafe_code)]
 
+pub mod abstractplay;
 pub mod arena;
 pub mod bench;
 pub mod core;

@@ -1,0 +1,8 @@
+//! Playing on AbstractPlay (play.abstractplay.com), whose bots receive signed HTTPS
+//! webhooks and post their moves back.
+//!
+//! - [`verify`]: every webhook's Ed25519 signature, its age and its nonce, checked before
+//!   a byte of its body is read;
+//! - Lielow's moves in AbstractPlay's notation: `games::lielow::abstractplay`.
+
+pub mod verify;
