@@ -98,33 +98,12 @@ pub fn cannot_read(path: &Path, error: io::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::scratch::Scratch;
     use std::io::Cursor;
-
-    /// A directory of its own for one test, removed when the test ends (passed or not).
-    struct Scratch(std::path::PathBuf);
-
-    impl Scratch {
-        fn new(test: &str) -> Scratch {
-            let name = format!("ternion-files-{test}-{}", std::process::id());
-            let dir = std::env::temp_dir().join(name);
-            std::fs::create_dir_all(&dir).unwrap();
-            Scratch(dir)
-        }
-
-        fn path(&self, name: &str) -> std::path::PathBuf {
-            self.0.join(name)
-        }
-    }
-
-    impl Drop for Scratch {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
 
     #[test]
     fn only_regular_files_are_opened() {
-        let scratch = Scratch::new("regular");
+        let scratch = Scratch::new("files-regular");
         let path = scratch.path("regular");
         std::fs::write(&path, b"one\ntwo\n").unwrap();
         assert_eq!(read_text(&path).unwrap(), "one\ntwo\n");
@@ -149,7 +128,7 @@ mod tests {
 
     #[test]
     fn a_fifo_is_refused_without_waiting_for_a_writer() {
-        let scratch = Scratch::new("fifo");
+        let scratch = Scratch::new("files-fifo");
         let path = scratch.path("fifo");
         rustix::fs::mkfifoat(rustix::fs::CWD, &path, rustix::fs::Mode::RWXU).unwrap();
         // No writer ever comes: a blocking open would wait here for good.

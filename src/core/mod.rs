@@ -13,6 +13,8 @@ pub mod files;
 pub mod memory;
 pub mod output;
 pub mod printable;
+#[cfg(test)]
+pub(crate) mod scratch;
 mod shard;
 pub mod zobrist;
 

@@ -193,34 +193,12 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::scratch::Scratch;
     use std::io::Write;
-
-    /// A directory of its own for one test, removed when the test ends (passed or not).
-    struct Scratch(PathBuf);
-
-    impl Scratch {
-        fn new(test: &str) -> Scratch {
-            let name = format!("ternion-output-{test}-{}", std::process::id());
-            let dir = std::env::temp_dir().join(name);
-            let _ = std::fs::remove_dir_all(&dir);
-            std::fs::create_dir_all(&dir).unwrap();
-            Scratch(dir)
-        }
-
-        fn path(&self, name: &str) -> PathBuf {
-            self.0.join(name)
-        }
-    }
-
-    impl Drop for Scratch {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
 
     #[test]
     fn a_new_path_and_a_regular_file_are_written() {
-        let scratch = Scratch::new("regular");
+        let scratch = Scratch::new("output-regular");
         let path = scratch.path("out");
         create(&path, &[]).unwrap().write_all(b"first\n").unwrap();
         append(&path, &[]).unwrap().write_all(b"second\n").unwrap();
@@ -234,13 +212,13 @@ mod tests {
 
     #[test]
     fn devices_fifos_and_directories_are_refused_and_left_as_they_are() {
-        let scratch = Scratch::new("nodes");
+        let scratch = Scratch::new("output-nodes");
         let fifo = scratch.path("fifo");
         rustix::fs::mkfifoat(rustix::fs::CWD, &fifo, rustix::fs::Mode::RWXU).unwrap();
         for (path, kind) in [
             (Path::new("/dev/null"), "a character device"),
             (fifo.as_path(), "a FIFO"),
-            (scratch.0.as_path(), "a directory"),
+            (scratch.dir(), "a directory"),
         ] {
             let before = std::fs::symlink_metadata(path).unwrap();
             for error in [
@@ -264,7 +242,7 @@ mod tests {
 
     #[test]
     fn a_link_to_a_regular_file_writes_the_file_and_stays_a_link() {
-        let scratch = Scratch::new("link");
+        let scratch = Scratch::new("output-link");
         let real = scratch.path("real");
         std::fs::write(&real, b"old").unwrap();
         let link = scratch.path("link");
@@ -281,7 +259,7 @@ mod tests {
 
     #[test]
     fn an_input_is_never_the_output() {
-        let scratch = Scratch::new("input");
+        let scratch = Scratch::new("output-input");
         let data = scratch.path("data");
         std::fs::write(&data, b"keep").unwrap();
         let other = scratch.path("./data");
@@ -296,13 +274,13 @@ mod tests {
             );
         }
         assert_eq!(std::fs::read(&data).unwrap(), b"keep");
-        assert!(same_file(&scratch.0, &scratch.path(".")));
+        assert!(same_file(scratch.dir(), &scratch.path(".")));
         assert!(!same_file(&data, &scratch.path("missing")));
     }
 
     #[test]
     fn a_whole_file_dropped_before_its_commit_leaves_the_old_one() {
-        let scratch = Scratch::new("whole");
+        let scratch = Scratch::new("output-whole");
         let path = scratch.path("net");
         std::fs::write(&path, b"old").unwrap();
         let whole = Whole::prepare(&path, &[]).unwrap();
