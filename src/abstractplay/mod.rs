@@ -3,6 +3,9 @@
 //!
 //! - [`verify`]: every webhook's Ed25519 signature, its age and its nonce, checked before
 //!   a byte of its body is read;
+//! - [`payload`]: the webhooks' bodies, whether a challenge is taken, and the game a move
+//!   request stands for, rebuilt from its rounds;
 //! - Lielow's moves in AbstractPlay's notation: `games::lielow::abstractplay`.
 
+pub mod payload;
 pub mod verify;
