@@ -5,7 +5,9 @@
 //!   a byte of its body is read;
 //! - [`payload`]: the webhooks' bodies, whether a challenge is taken, and the game a move
 //!   request stands for, rebuilt from its rounds;
+//! - [`webhook`]: the answer to one request at the bot's endpoint (ping, challenge, move);
 //! - Lielow's moves in AbstractPlay's notation: `games::lielow::abstractplay`.
 
 pub mod payload;
 pub mod verify;
+pub mod webhook;
