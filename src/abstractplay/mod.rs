@@ -6,8 +6,10 @@
 //! - [`payload`]: the webhooks' bodies, whether a challenge is taken, and the game a move
 //!   request stands for, rebuilt from its rounds;
 //! - [`webhook`]: the answer to one request at the bot's endpoint (ping, challenge, move);
+//! - [`think`]: the bot's move in a rebuilt game, searched for the time its clock allows;
 //! - Lielow's moves in AbstractPlay's notation: `games::lielow::abstractplay`.
 
 pub mod payload;
+pub mod think;
 pub mod verify;
 pub mod webhook;
