@@ -130,6 +130,25 @@ fn train_writes_only_a_regular_file_that_is_not_its_data() {
     assert!(std::fs::read(&real).unwrap().len() > 1000);
 }
 
+/// The arguments of a short match between two random movers, with `more`.
+fn random_match(more: &[&str]) -> Vec<String> {
+    let mut args = vec![
+        "match",
+        "--engine",
+        "ternion --play random",
+        "--engine",
+        "ternion --play random",
+        "--variant",
+        "lielow",
+        "--games",
+        "2",
+        "--nodes",
+        "10",
+    ];
+    args.extend_from_slice(more);
+    args.into_iter().map(String::from).collect()
+}
+
 #[test]
 fn every_other_writer_refuses_the_same_places() {
     let dir = fresh_dir("writers");
@@ -160,49 +179,12 @@ fn every_other_writer_refuses_the_same_places() {
             ["show", "lielow", "--svg", &out].map(String::from).to_vec(),
             kind,
         ));
-        commands.push((
-            [
-                "match",
-                "--engine",
-                "ternion --play random",
-                "--engine",
-                "ternion --play random",
-                "--variant",
-                "lielow",
-                "--games",
-                "2",
-                "--nodes",
-                "10",
-                "--records",
-                &out,
-            ]
-            .map(String::from)
-            .to_vec(),
-            kind,
-        ));
+        commands.push((random_match(&["--records", &out]), kind));
     }
     // Never the command's own input.
     let (data, starts) = (path_str(&data).to_owned(), path_str(&starts).to_owned());
     commands.push((
-        [
-            "match",
-            "--engine",
-            "ternion --play random",
-            "--engine",
-            "ternion --play random",
-            "--variant",
-            "lielow",
-            "--games",
-            "2",
-            "--nodes",
-            "10",
-            "--starts",
-            &starts,
-            "--records",
-            &starts,
-        ]
-        .map(String::from)
-        .to_vec(),
+        random_match(&["--starts", &starts, "--records", &starts]),
         "also this command's input",
     ));
     for (args, what) in commands {
