@@ -92,6 +92,12 @@ enum Command {
     ///
     /// Binds 127.0.0.1 only, prints the page's address on stdout and serves until killed.
     Gui(cli::gui::GuiArgs),
+    /// Play Lielow on AbstractPlay as a bot: answer its signed webhooks, post the moves.
+    ///
+    /// Listens on the loopback address behind a TLS-terminating reverse proxy, takes the
+    /// bot's credentials from AP_BOT_CLIENT_ID and AP_BOT_CLIENT_SECRET, logs each
+    /// challenge and move on stderr and serves until killed (docs/abstractplay.md).
+    Abstractplay(cli::abstractplay::AbstractplayArgs),
 }
 
 /// A `--play` value, checked: the text as given.
@@ -125,10 +131,21 @@ fn help_flags_as_help(args: impl Iterator<Item = OsString>) -> Vec<OsString> {
     args
 }
 
+/// Starts the log on stderr: warnings only, but for the bot service, whose log of each
+/// challenge and move (with its time) is what its owner reads. `RUST_LOG` overrides both.
+fn start_log(command: Option<&Command>) {
+    let service = matches!(command, Some(Command::Abstractplay(_)));
+    let level = if service { "info" } else { "warn" };
+    let mut log =
+        env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level));
+    match service {
+        true => log.format_timestamp_secs(),
+        false => log.format_timestamp(None),
+    };
+    log.init();
+}
+
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .format_timestamp(None)
-        .init();
     let cli = match Cli::try_parse_from(help_flags_as_help(std::env::args_os())) {
         Ok(cli) => cli,
         Err(error) if !error.use_stderr() => {
@@ -137,6 +154,7 @@ fn main() -> ExitCode {
         }
         Err(error) => return cli::fail(&cli::first_line(&error.to_string())),
     };
+    start_log(cli.command.as_ref());
     let result = match cli.command {
         None => serve(&cli.variant, &cli.play),
         Some(Command::Perft(args)) => cli::perft::run(&args),
@@ -150,6 +168,7 @@ fn main() -> ExitCode {
         Some(Command::Tables(args)) => cli::tables::run(&args),
         Some(Command::Show(args)) => cli::show::run(&args),
         Some(Command::Gui(args)) => cli::gui::run(&args),
+        Some(Command::Abstractplay(args)) => cli::abstractplay::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -7,9 +7,15 @@
 //!   request stands for, rebuilt from its rounds;
 //! - [`webhook`]: the answer to one request at the bot's endpoint (ping, challenge, move);
 //! - [`think`]: the bot's move in a rebuilt game, searched for the time its clock allows;
+//! - [`client`]: the bot's calls to AbstractPlay: its token and the moves it posts;
+//! - [`http`]: reading one request at the endpoint and writing its answer;
+//! - [`service`]: the running bot: the endpoint, the queue of moves, the workers, the log;
 //! - Lielow's moves in AbstractPlay's notation: `games::lielow::abstractplay`.
 
+pub mod client;
+pub mod http;
 pub mod payload;
+pub mod service;
 pub mod think;
 pub mod verify;
 pub mod webhook;

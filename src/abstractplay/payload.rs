@@ -94,6 +94,22 @@ pub struct Rebuilt {
     pub moves: Vec<String>,
 }
 
+impl Rebuilt {
+    /// The position the moves reach, in ternion's position notation (for the log).
+    pub fn position(&self) -> String {
+        fn after<G: Notation + Rules>(mut game: G, moves: &[String]) -> String {
+            match game.play_moves(moves.iter().map(String::as_str)) {
+                Ok(()) => game.position_string(),
+                Err((ply, e)) => format!("(ply {} does not replay: {e})", ply + 1),
+            }
+        }
+        match self.variant {
+            Variant::Lielow9 => after(Lielow9::start(), &self.moves),
+            _ => after(Lielow8::start(), &self.moves),
+        }
+    }
+}
+
 impl MoveRequest {
     /// The game the request's rounds make, each move read in AbstractPlay's notation and
     /// checked by ternion's rules; the error names the first move that does not replay.

@@ -18,6 +18,14 @@ use ed25519_dalek::{Signature, VerifyingKey};
 
 /// How far a request's timestamp may be from this machine's clock, either way.
 pub const MAX_AGE_SECONDS: u64 = 5 * 60;
+/// Where AbstractPlay publishes the key it signs with.
+pub const PUBLISHED_KEY_URL: &str = "https://play.abstractplay.com/ap-public-key.txt";
+/// The key AbstractPlay's reference verifier falls back on when the published one cannot
+/// be fetched.
+pub const EMBEDDED_KEY: &str =
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINBTbzcpb7MaQM3TIFzsS8YmPqqT2y+/fJgevp20lzLm";
+/// The environment variable that may hold the key, as in the reference verifier.
+pub const KEY_VARIABLE: &str = "AP_BOT_PUBLIC_KEY";
 /// The most nonces remembered at once.
 pub const MAX_NONCES: usize = 100_000;
 
@@ -201,9 +209,7 @@ mod tests {
     use super::*;
     use ed25519_dalek::{Signer, SigningKey};
 
-    /// AbstractPlay's key as its reference verifier embeds it.
-    const PUBLISHED: &str =
-        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINBTbzcpb7MaQM3TIFzsS8YmPqqT2y+/fJgevp20lzLm";
+    const PUBLISHED: &str = EMBEDDED_KEY;
 
     fn test_key() -> SigningKey {
         SigningKey::from_bytes(&[7; 32])

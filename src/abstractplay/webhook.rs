@@ -13,7 +13,7 @@
 //! | move request of another game, or whose history does not replay | `400`, logged |
 //! | any other method | `405` |
 
-use super::payload::{MoveRequest, Rebuilt, Webhook, variant_of};
+use super::payload::{Challenge, MoveRequest, Rebuilt, Webhook, variant_of};
 use super::verify::{SignatureHeaders, Verifier};
 
 /// One request as the server read it.
@@ -31,7 +31,7 @@ pub enum Reply {
     /// The ping: the bot is up.
     Operational,
     /// A challenge taken.
-    Accepted,
+    Accepted(Box<Challenge>),
     /// A challenge declined, with why.
     Declined(String),
     /// A move to find in the background: the request and its game, rebuilt.
@@ -48,7 +48,7 @@ impl Reply {
     /// The HTTP status of the answer.
     pub fn status(&self) -> u16 {
         match self {
-            Reply::Operational | Reply::Accepted => 200,
+            Reply::Operational | Reply::Accepted(_) => 200,
             Reply::Queued(..) => 202,
             Reply::Declined(_) | Reply::BadRequest(_) => 400,
             Reply::Unauthorized(_) => 401,
@@ -61,7 +61,7 @@ impl Reply {
         let reason = |why: &str| serde_json::json!({ "error": why }).to_string();
         match self {
             Reply::Operational => r#"{"operational":true}"#.to_owned(),
-            Reply::Accepted => r#"{"accepted":true}"#.to_owned(),
+            Reply::Accepted(_) => r#"{"accepted":true}"#.to_owned(),
             Reply::Queued(..) => r#"{"queued":true}"#.to_owned(),
             Reply::Declined(why) | Reply::Unauthorized(why) | Reply::BadRequest(why) => reason(why),
             Reply::MethodNotAllowed => reason("GET or POST only"),
@@ -83,7 +83,7 @@ pub fn answer(verifier: &Verifier, request: Request<'_>, now: u64) -> Reply {
         Err(why) => Reply::BadRequest(why),
         Ok(Webhook::Challenge(challenge)) => {
             match variant_of(&challenge.meta_game, &challenge.variants) {
-                Some(_) => Reply::Accepted,
+                Some(_) => Reply::Accepted(Box::new(challenge)),
                 None => Reply::Declined(format!(
                     "ternion plays lielow (8x8, or size-9), not {} {:?}",
                     challenge.meta_game, challenge.variants

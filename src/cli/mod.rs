@@ -11,6 +11,7 @@ macro_rules! note {
     }};
 }
 
+pub mod abstractplay;
 pub mod analyze;
 pub mod arena;
 pub mod bench;

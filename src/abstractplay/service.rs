@@ -1,0 +1,308 @@
+//! `ternion abstractplay`, the running bot: the endpoint AbstractPlay's webhooks reach,
+//! a bounded queue of the moves to find, and a pool of workers that each search one game
+//! and post its move.
+//!
+//! The endpoint answers every request at once (a thread each, at most
+//! [`MAX_CONNECTIONS`] at a time, each given [`http::REQUEST_TIME`] to send its request):
+//! a move request is put on the queue and answered `202`, or `503` when the queue is full.
+//! A move request for a game and a ply already queued or being searched (AbstractPlay
+//! sending the same turn twice) is answered `202` and searched once. Nothing is kept from
+//! one request to the next beyond that: a restarted bot plays on from the next webhook.
+//!
+//! Every challenge, every move (game, ply, position, the move, its score and time) and
+//! every failure with its reason goes to the log (`log` at `info`, stderr).
+
+use std::collections::HashSet;
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use super::client::Client;
+use super::http::{self, RawRequest};
+use super::payload::{MoveRequest, Rebuilt};
+use super::think::{self, EngineSetup};
+use super::verify::{SignatureHeaders, Verifier};
+use super::webhook::{self, Reply};
+
+/// Connections answered at once; one more is refused with `503` at once.
+pub const MAX_CONNECTIONS: usize = 64;
+/// The least time a move is searched, however long it waited in the queue.
+const LEAST_THINK: Duration = Duration::from_millis(20);
+/// The waits before posting a move again after a failure that may pass (a network error,
+/// a server error): three tries in all.
+const RETRY_AFTER: [Duration; 2] = [Duration::from_secs(1), Duration::from_secs(4)];
+
+/// How the bot plays.
+#[derive(Clone, Copy, Debug)]
+pub struct BotSetup {
+    /// The time to think on a move, when the game's clock allows it.
+    pub think: Duration,
+    /// Games searched at once: one worker, one engine session each.
+    pub workers: usize,
+    /// Moves that may wait for a worker; a move request beyond them is answered `503`.
+    pub queue: usize,
+    /// Each worker's engine.
+    pub engine: EngineSetup,
+}
+
+/// A move to find: the request, its game, and when it came.
+struct Job {
+    request: Box<MoveRequest>,
+    game: Rebuilt,
+    received: Instant,
+}
+
+/// A game and a ply: one turn of one game.
+type Turn = (String, usize);
+
+/// What the endpoint's threads and the workers share.
+struct Bot {
+    verifier: Verifier,
+    client: Client,
+    setup: BotSetup,
+    jobs: SyncSender<Job>,
+    /// The turns queued or being searched.
+    pending: Mutex<HashSet<Turn>>,
+    open: AtomicUsize,
+}
+
+/// Serves AbstractPlay's webhooks on `listener` for ever.
+pub fn serve(
+    listener: TcpListener,
+    verifier: Verifier,
+    client: Client,
+    setup: BotSetup,
+) -> std::io::Result<()> {
+    let (jobs, queued) = sync_channel(setup.queue);
+    let bot = Arc::new(Bot {
+        verifier,
+        client,
+        setup,
+        jobs,
+        pending: Mutex::new(HashSet::new()),
+        open: AtomicUsize::new(0),
+    });
+    let queued = Arc::new(Mutex::new(queued));
+    for index in 0..setup.workers.max(1) {
+        let (bot, queued) = (Arc::clone(&bot), Arc::clone(&queued));
+        thread::Builder::new()
+            .name(format!("abstractplay-worker-{index}"))
+            .spawn(move || work(&bot, &queued))?;
+    }
+    for stream in listener.incoming() {
+        let Ok(stream) = stream else {
+            continue;
+        };
+        let peer = stream
+            .peer_addr()
+            .map_or_else(|_| "?".to_owned(), |a| a.to_string());
+        if bot.open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+            bot.open.fetch_sub(1, Ordering::SeqCst);
+            log::warn!("{peer}: refused (503): {MAX_CONNECTIONS} connections already open");
+            http::respond(stream, 503, r#"{"error":"too many connections"}"#);
+            continue;
+        }
+        let connection = Arc::clone(&bot);
+        let spawned = thread::Builder::new()
+            .name("abstractplay-connection".into())
+            .spawn(move || {
+                connection.answer(stream, &peer);
+                connection.open.fetch_sub(1, Ordering::SeqCst);
+            });
+        if let Err(error) = spawned {
+            bot.open.fetch_sub(1, Ordering::SeqCst);
+            log::warn!("no thread for a connection: {error}");
+        }
+    }
+    Ok(())
+}
+
+/// Seconds since the Unix epoch, as the signatures count them.
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+impl Bot {
+    /// Reads one request from `stream` and answers it.
+    fn answer(&self, mut stream: TcpStream, peer: &str) {
+        let request = match http::read_request(&mut stream) {
+            Ok(request) => request,
+            Err(unreadable) => {
+                log::warn!(
+                    "{peer}: refused ({}): {}",
+                    unreadable.status,
+                    unreadable.reason
+                );
+                let body = serde_json::json!({ "error": unreadable.reason }).to_string();
+                return http::respond(stream, unreadable.status, &body);
+            }
+        };
+        let reply = webhook::answer(&self.verifier, as_webhook(&request), unix_now());
+        let (status, body) = match reply {
+            Reply::Queued(request, game) => self.enqueue(request, game, peer),
+            reply => {
+                log_reply(&reply, peer);
+                (reply.status(), reply.body())
+            }
+        };
+        http::respond(stream, status, &body);
+    }
+
+    /// Queues the search of `game` for `request`; the status and body to answer.
+    fn enqueue(&self, request: Box<MoveRequest>, game: Rebuilt, peer: &str) -> (u16, String) {
+        let turn = (request.gameid.clone(), game.moves.len());
+        let queued = (202, r#"{"queued":true}"#.to_owned());
+        if !self.pending().insert(turn.clone()) {
+            log::info!(
+                "game {}: ply {} asked again while it is being played: answered once",
+                turn.0,
+                turn.1 + 1
+            );
+            return queued;
+        }
+        let job = Job {
+            request,
+            game,
+            received: Instant::now(),
+        };
+        match self.jobs.try_send(job) {
+            Ok(()) => {
+                log::info!("game {}: ply {} queued ({peer})", turn.0, turn.1 + 1);
+                queued
+            }
+            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
+                self.pending().remove(&turn);
+                log::warn!(
+                    "game {}: ply {} refused (503): {} moves already wait",
+                    turn.0,
+                    turn.1 + 1,
+                    self.setup.queue
+                );
+                (
+                    503,
+                    r#"{"error":"busy: too many moves waiting"}"#.to_owned(),
+                )
+            }
+        }
+    }
+
+    fn pending(&self) -> std::sync::MutexGuard<'_, HashSet<Turn>> {
+        // No thread panics while it holds the lock: a poisoned set is still whole.
+        self.pending.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Searches `job`'s game and posts the move.
+    fn play(&self, job: &Job) {
+        let (gameid, ply) = (job.request.gameid.as_str(), job.game.moves.len() + 1);
+        // The clock ran while the move waited in the queue.
+        let think = job
+            .request
+            .think_time(self.setup.think)
+            .saturating_sub(job.received.elapsed())
+            .max(LEAST_THINK);
+        let chosen = match think::choose(&job.game, think, self.setup.engine) {
+            Ok(chosen) => chosen,
+            Err(why) => return log::warn!("game {gameid}: ply {ply}: no move: {why}"),
+        };
+        log::info!(
+            "game {gameid}: ply {ply}, position {}: plays {} ({}), {}, {:.2} s",
+            job.game.position(),
+            chosen.abstractplay,
+            chosen.ternion,
+            chosen.score.as_deref().unwrap_or("no score"),
+            chosen.took.as_secs_f64()
+        );
+        let meta_game = job.request.meta_game.as_str();
+        let mut waits = RETRY_AFTER.iter();
+        loop {
+            match self
+                .client
+                .post_move(gameid, meta_game, &chosen.abstractplay)
+            {
+                Ok(()) => return log::info!("game {gameid}: {} posted", chosen.abstractplay),
+                Err(error) => match waits.next() {
+                    Some(wait) if error.is_transient() => {
+                        log::warn!(
+                            "game {gameid}: {} not posted: {error}; again in {} s",
+                            chosen.abstractplay,
+                            wait.as_secs()
+                        );
+                        thread::sleep(*wait);
+                    }
+                    _ => {
+                        return log::warn!(
+                            "game {gameid}: {} not posted: {error}; given up",
+                            chosen.abstractplay
+                        );
+                    }
+                },
+            }
+        }
+    }
+}
+
+/// One worker: takes the queued moves one by one, for ever.
+fn work(bot: &Bot, queued: &Mutex<Receiver<Job>>) {
+    loop {
+        let job = {
+            let receiver = queued.lock().unwrap_or_else(PoisonError::into_inner);
+            match receiver.recv() {
+                Ok(job) => job,
+                Err(_) => return,
+            }
+        };
+        // A panic in one search costs its move, not the worker.
+        if catch_unwind(AssertUnwindSafe(|| bot.play(&job))).is_err() {
+            log::error!("game {}: the search failed", job.request.gameid);
+        }
+        let turn = (job.request.gameid.clone(), job.game.moves.len());
+        bot.pending().remove(&turn);
+    }
+}
+
+/// `request` as the webhook's answer reads it.
+fn as_webhook(request: &RawRequest) -> webhook::Request<'_> {
+    webhook::Request {
+        method: &request.method,
+        headers: SignatureHeaders {
+            timestamp: request.timestamp.as_deref(),
+            nonce: request.nonce.as_deref(),
+            signature: request.signature.as_deref(),
+        },
+        body: &request.body,
+    }
+}
+
+/// The log line of an answer given at once.
+fn log_reply(reply: &Reply, peer: &str) {
+    match reply {
+        Reply::Operational => log::info!("{peer}: ping: operational"),
+        Reply::Accepted(challenge) => log::info!(
+            "challenge from {:?}: {} {:?}, clock {} h + {} h (at most {} h): accepted",
+            challenge.challengers,
+            challenge.meta_game,
+            challenge.variants,
+            challenge.clock_start,
+            challenge.clock_inc,
+            challenge.clock_max
+        ),
+        Reply::Declined(why) => log::info!("challenge declined: {why}"),
+        Reply::Unauthorized(why) => log::warn!("{peer}: refused (401): {why}"),
+        Reply::BadRequest(why) => log::warn!("{peer}: refused (400): {why}"),
+        Reply::MethodNotAllowed => log::warn!("{peer}: refused (405): not GET or POST"),
+        Reply::Queued(..) => {}
+    }
+}
+
+/// Binds the endpoint to `address`.
+pub fn bind(address: SocketAddr) -> std::io::Result<(TcpListener, SocketAddr)> {
+    let listener = TcpListener::bind(address)?;
+    let bound = listener.local_addr()?;
+    Ok((listener, bound))
+}

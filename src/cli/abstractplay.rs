@@ -1,0 +1,155 @@
+//! `ternion abstractplay`: the bot service that plays Lielow on AbstractPlay (see
+//! `ternion::abstractplay`). It listens for AbstractPlay's webhooks (behind a reverse
+//! proxy that terminates TLS; see docs/abstractplay.md), and posts its moves back.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+use ternion::abstractplay::client::{self, Client, Credentials, Endpoints};
+use ternion::abstractplay::service::{self, BotSetup};
+use ternion::abstractplay::think::EngineSetup;
+use ternion::abstractplay::verify::{self, Verifier};
+
+#[derive(Debug, Args)]
+pub struct AbstractplayArgs {
+    /// The address the webhook endpoint listens on: the loopback address, behind a reverse
+    /// proxy that terminates TLS (port 0: any free port; the address is printed).
+    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:8787")]
+    listen: SocketAddr,
+    /// AbstractPlay's `/botQuery` address (`https://<api>/prod/botQuery`).
+    #[arg(long, value_name = "URL")]
+    bot_query_url: String,
+    /// AbstractPlay's token endpoint.
+    #[arg(long, value_name = "URL", default_value = client::PRODUCTION_TOKEN_URL)]
+    token_url: String,
+    /// The OAuth scope the token asks for.
+    #[arg(long, default_value = client::PRODUCTION_SCOPE)]
+    scope: String,
+    /// A file holding AbstractPlay's public key (OpenSSH line or RFC 4716). Without it: the
+    /// key in AP_BOT_PUBLIC_KEY, else the one AbstractPlay publishes, else the one its
+    /// reference bot embeds.
+    #[arg(long, value_name = "FILE")]
+    public_key: Option<PathBuf>,
+    /// Seconds to think on a move, when the game's clock allows (never more than a tenth
+    /// of what is left of it).
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0,
+          value_parser = positive_seconds)]
+    think: f64,
+    /// Games searched at once, one engine each.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+    games: u16,
+    /// Moves that may wait for an engine; more are answered 503.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u16).range(1..=4096))]
+    queue: u16,
+    /// Search threads of each engine.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// Transposition table of each engine, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 64,
+          value_parser = clap::value_parser!(u32).range(1..=65536))]
+    hash: u32,
+    /// Seconds each call to AbstractPlay may take (the token, a move) before it is given up.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = positive_seconds)]
+    timeout: f64,
+}
+
+/// A number of seconds above zero and below a day.
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds <= 86_400.0 => Ok(seconds),
+        _ => Err(format!(
+            "'{text}' is not a number of seconds above 0, at most 86400"
+        )),
+    }
+}
+
+/// Runs the bot until it is killed; `Err` carries the one-line message for stderr.
+pub fn run(args: &AbstractplayArgs) -> Result<(), String> {
+    let credentials = Credentials::from_environment()?;
+    let timeout = Duration::from_secs_f64(args.timeout);
+    let endpoints = Endpoints {
+        token_url: args.token_url.clone(),
+        scope: args.scope.clone(),
+        bot_query_url: args.bot_query_url.clone(),
+    };
+    let client = Client::new(endpoints, credentials, timeout)?;
+    let verifier = load_key(args.public_key.as_deref())?;
+    let (listener, address) =
+        service::bind(args.listen).map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
+    let setup = BotSetup {
+        think: Duration::from_secs_f64(args.think),
+        workers: usize::from(args.games),
+        queue: usize::from(args.queue),
+        engine: EngineSetup {
+            threads: usize::from(args.threads),
+            hash_mib: args.hash as usize,
+        },
+    };
+    log::info!(
+        "listening on http://{address}/: {} games at once, {} s a move, {} thread(s) and {} MiB each",
+        args.games,
+        args.think,
+        args.threads,
+        args.hash
+    );
+    // The address on stdout alone, for scripts that started the bot on port 0.
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "http://{address}/").and_then(|()| out.flush());
+    drop(out);
+    service::serve(listener, verifier, client, setup)
+        .map_err(|e| format!("the endpoint stopped: {e}"))
+}
+
+/// AbstractPlay's key: from `file`, else the environment, else fetched from where
+/// AbstractPlay publishes it, else the one its reference verifier embeds.
+fn load_key(file: Option<&std::path::Path>) -> Result<Verifier, String> {
+    if let Some(file) = file {
+        let text = ternion::core::files::read_text(file)?;
+        let verifier =
+            Verifier::from_key_text(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+        log::info!("AbstractPlay's key: from {}", file.display());
+        return Ok(verifier);
+    }
+    if let Ok(text) = std::env::var(verify::KEY_VARIABLE)
+        && !text.trim().is_empty()
+    {
+        let verifier =
+            Verifier::from_key_text(&text).map_err(|e| format!("{}: {e}", verify::KEY_VARIABLE))?;
+        log::info!("AbstractPlay's key: from {}", verify::KEY_VARIABLE);
+        return Ok(verifier);
+    }
+    match fetch_published_key() {
+        Ok(verifier) => {
+            log::info!("AbstractPlay's key: from {}", verify::PUBLISHED_KEY_URL);
+            Ok(verifier)
+        }
+        Err(why) => {
+            log::warn!(
+                "AbstractPlay's key could not be fetched ({why}): using the key its reference \
+                 bot embeds"
+            );
+            Verifier::from_key_text(verify::EMBEDDED_KEY)
+        }
+    }
+}
+
+/// The key at [`verify::PUBLISHED_KEY_URL`].
+fn fetch_published_key() -> Result<Verifier, String> {
+    let agent = ureq::Agent::config_builder()
+        .timeout_global(Some(Duration::from_secs(10)))
+        .build()
+        .new_agent();
+    let text = agent
+        .get(verify::PUBLISHED_KEY_URL)
+        .call()
+        .map_err(|e| e.to_string())?
+        .into_body()
+        .with_config()
+        .limit(64 * 1024)
+        .read_to_string()
+        .map_err(|e| e.to_string())?;
+    Verifier::from_key_text(&text)
+}

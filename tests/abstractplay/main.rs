@@ -1,0 +1,418 @@
+//! `ternion abstractplay` against a stand-in for AbstractPlay on the loopback address (no
+//! network needed): whole games on both boards, each posted move checked against
+//! AbstractPlay's own move list; requests that are not AbstractPlay's; a token endpoint and
+//! a `/botQuery` that fail, refuse or hang; many games at once; a full queue; the bot
+//! killed and started again in the middle of a game.
+
+mod notation;
+mod rules;
+mod standin;
+
+use std::time::Duration;
+
+use standin::{Api, Bot, QueryMode, TokenMode, now, post, post_signed, signature_headers};
+use ternion::core::{Outcome, Player};
+use ternion::games::lielow::abstractplay::from_abstractplay;
+use ternion::games::lielow::geometry::Geometry;
+use ternion::games::lielow::geometry::{Board8, Board9};
+use ternion::games::lielow::{Lielow, Lielow8};
+use ternion::rules::{Notation, Rules};
+
+/// The most a test waits for the bot's move.
+const MOVE_WAIT: Duration = Duration::from_secs(60);
+/// How a test bot plays: fast, and gives up a call after a second.
+const FAST: &[&str] = &["--think", "0.02", "--timeout", "1"];
+
+/// The move request of game `gameid` after `history` (AbstractPlay's strings, in order).
+fn move_request(gameid: &str, size9: bool, history: &[String], clock_hours: f64) -> String {
+    let rounds: Vec<&[String]> = history.chunks(2).collect();
+    let variants: &[&str] = if size9 { &["size-9"] } else { &[] };
+    serde_json::json!({
+        "verb": "move",
+        "metaGame": "lielow",
+        "variants": variants,
+        "gameid": gameid,
+        "clockCurr": clock_hours,
+        "numPlayers": 2,
+        "moves": rounds,
+        "context": null,
+    })
+    .to_string()
+}
+
+fn challenge(meta_game: &str, variants: &[&str]) -> String {
+    serde_json::json!({
+        "verb": "challenge",
+        "metaGame": meta_game,
+        "variants": variants,
+        "clockStart": 72,
+        "clockInc": 24,
+        "clockMax": 240,
+        "challengers": ["a-player-id"],
+    })
+    .to_string()
+}
+
+/// Asks the bot for its move in `gameid` after `history`, checks that the move it posts is
+/// in AbstractPlay's own list, and plays it.
+fn bots_move<G: Geometry>(
+    api: &Api,
+    bot: &Bot,
+    gameid: &str,
+    game: &mut Lielow<G>,
+    history: &mut Vec<String>,
+) {
+    let body = move_request(gameid, G::N == 9, history, 24.0);
+    let (status, answer) = post_signed(bot.address, &body);
+    assert_eq!(status, 202, "{answer}; log:\n{}", bot.log());
+    let posted = api
+        .next_move(gameid, MOVE_WAIT)
+        .unwrap_or_else(|| panic!("no move in {gameid}; log:\n{}", bot.log()));
+    assert_eq!(posted.meta_game, "lielow");
+    assert_eq!(posted.gameid, gameid);
+    let theirs = rules::abstractplay_moves(game);
+    assert!(
+        theirs.contains(&posted.mv),
+        "{gameid}: the bot posted {} in {}; AbstractPlay's moves: {theirs:?}",
+        posted.mv,
+        game.position_string()
+    );
+    game.make_move(from_abstractplay(game, &posted.mv).unwrap());
+    history.push(posted.mv);
+}
+
+/// The stand-in's own move: one of AbstractPlay's moves, at random.
+fn random_move<G: Geometry>(
+    rng: &mut fastrand::Rng,
+    game: &mut Lielow<G>,
+    history: &mut Vec<String>,
+) {
+    let theirs = rules::abstractplay_moves(game);
+    let mv = theirs[rng.usize(..theirs.len())].clone();
+    game.make_move(from_abstractplay(game, &mv).unwrap());
+    history.push(mv);
+}
+
+/// Plays game `gameid` from `game` (after `history`) to its end or to ply `plies`, the bot
+/// moving when `bot_moves` says, the stand-in at random; returns the game and its moves.
+fn play_out<G: Geometry>(
+    api: &Api,
+    bot: &Bot,
+    gameid: &str,
+    (seed, plies): (u64, usize),
+    (mut game, mut history): (Lielow<G>, Vec<String>),
+    bot_moves: impl Fn(usize) -> bool,
+) -> (Lielow<G>, Vec<String>) {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    while game.outcome().is_none() && history.len() < plies {
+        if bot_moves(history.len()) {
+            bots_move(api, bot, gameid, &mut game, &mut history);
+        } else {
+            random_move(&mut rng, &mut game, &mut history);
+        }
+    }
+    (game, history)
+}
+
+/// A whole game from the challenge to its end; returns its moves and its outcome.
+fn whole_game<G: Geometry>(
+    api: &Api,
+    bot: &Bot,
+    gameid: &str,
+    seed: u64,
+    bot_first: bool,
+) -> Vec<String> {
+    let variants: &[&str] = if G::N == 9 { &["size-9"] } else { &[] };
+    let (status, _) = post_signed(bot.address, &challenge("lielow", variants));
+    assert_eq!(status, 200, "the challenge; log:\n{}", bot.log());
+    let start = (Lielow::<G>::start(), Vec::new());
+    let (game, history) = play_out(api, bot, gameid, (seed, 600), start, |ply| {
+        (ply % 2 == 0) == bot_first
+    });
+    assert!(
+        game.outcome().is_some(),
+        "{gameid} did not end: {history:?}"
+    );
+    // The engine against random moves: the bot wins.
+    let bot_side = if bot_first { Player::P1 } else { Player::P2 };
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::Win(bot_side)),
+        "{gameid}: {history:?}"
+    );
+    history
+}
+
+#[test]
+fn whole_games_on_both_boards_end_by_the_rules() {
+    let api = Api::start();
+    let bot = Bot::start(&api, FAST);
+    let eight = whole_game::<Board8>(&api, &bot, "game-8x8", 1, true);
+    let nine = whole_game::<Board9>(&api, &bot, "game-9x9", 2, false);
+    eprintln!("8x8, the bot first: {}", eight.join(" "));
+    eprintln!("9x9, the bot second: {}", nine.join(" "));
+    // One token served every move.
+    assert_eq!(api.token_calls(), 1);
+    assert!(api.malformed().is_empty(), "{:?}", api.malformed());
+    let log = bot.log();
+    assert!(
+        log.contains("challenge from [\"a-player-id\"]: lielow [\"size-9\"]"),
+        "{log}"
+    );
+    assert!(log.contains("game game-9x9: ply 2, position "), "{log}");
+    assert!(
+        log.contains("game game-8x8: ") && log.contains(" posted"),
+        "{log}"
+    );
+}
+
+#[test]
+fn requests_that_are_not_abstractplays_are_refused_and_change_nothing() {
+    let api = Api::start();
+    let bot = Bot::start(&api, FAST);
+    let address = bot.address;
+    let request = |gameid: &str| move_request(gameid, false, &[], 24.0);
+    // The ping.
+    let (status, body) = standin::send_raw(address, b"GET /bot HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert_eq!((status, body.as_str()), (200, r#"{"operational":true}"#));
+    // Not signed, signed by another key, signed for another body, too old, from the future.
+    let body = request("refused");
+    let other = ed25519_dalek::SigningKey::from_bytes(&[1; 32]);
+    let forged = {
+        use base64::Engine as _;
+        use ed25519_dalek::Signer;
+        let (ts, nonce) = (now(), standin::fresh_nonce());
+        let signature = base64::engine::general_purpose::STANDARD.encode(
+            other
+                .sign(format!("{ts}.{nonce}.{body}").as_bytes())
+                .to_bytes(),
+        );
+        format!(
+            "X-Signature-Timestamp: {ts}\r\nX-Signature-Nonce: {nonce}\r\nX-Signature: {signature}\r\n"
+        )
+    };
+    let for_another = signature_headers(now(), &standin::fresh_nonce(), &request("other"));
+    let old = signature_headers(now() - 301, &standin::fresh_nonce(), &body);
+    let future = signature_headers(now() + 301, &standin::fresh_nonce(), &body);
+    for headers in ["", &forged, &for_another, &old, &future] {
+        assert_eq!(post(address, headers, &body).0, 401, "{headers}");
+    }
+    // A nonce twice: the second is a replay.
+    let once = signature_headers(now(), "the-same-nonce", &body);
+    assert_eq!(post(address, &once, &body).0, 202);
+    assert_eq!(post(address, &once, &body).0, 401);
+    assert!(api.next_move("refused", MOVE_WAIT).is_some());
+    // Signed, but not what the bot can act on: 400, logged, nothing posted.
+    let illegal = move_request("illegal", false, &["a2-a3".into(), "a7-a5".into()], 24.0);
+    let cases = [
+        ("not json at all".to_owned(), 400),
+        (r#"{"verb":"move","gameid":"g"}"#.to_owned(), 400),
+        (r#"{"verb":"resign"}"#.to_owned(), 400),
+        (challenge("abande", &[]), 400),
+        (challenge("lielow", &["size-10"]), 400),
+        (
+            move_request("unknown", false, &[], 24.0).replace("lielow", "abande"),
+            400,
+        ),
+        (illegal, 400),
+        (challenge("lielow", &[]), 200),
+    ];
+    for (body, status) in cases {
+        assert_eq!(post_signed(address, &body).0, status, "{body}");
+    }
+    // A request cut short, a body larger than any webhook, a chunked body.
+    let (status, _) = standin::send_raw(
+        address,
+        b"POST /bot HTTP/1.1\r\nContent-Length: 400000\r\n\r\n",
+    );
+    assert_eq!(status, 413);
+    let chunked = b"POST /bot HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n";
+    assert_eq!(standin::send_raw(address, chunked).0, 411);
+    assert_eq!(
+        standin::send_raw(address, b"DELETE /bot HTTP/1.1\r\n\r\n").0,
+        405
+    );
+    assert_eq!(
+        standin::send_raw(address, b"\x16\x03\x01\x02\x00\x01\x00\r\n\r\n").0,
+        400
+    );
+    // Nothing was posted for any of them, and the log says why each was refused.
+    std::thread::sleep(Duration::from_millis(300));
+    for game in ["g", "unknown", "illegal", "other"] {
+        assert_eq!(api.unread(game), 0, "{game}");
+    }
+    assert_eq!(api.query_calls(), 1);
+    let log = bot.log();
+    for reason in [
+        "refused (401): ",
+        "the nonce was seen before",
+        "refused (400): game illegal: round 1",
+        "challenge declined",
+        "refused (413)",
+    ] {
+        assert!(log.contains(reason), "{reason:?} not in the log:\n{log}");
+    }
+    // And the bot still plays.
+    let (status, _) = post_signed(address, &request("after"));
+    assert_eq!(status, 202);
+    assert!(api.next_move("after", MOVE_WAIT).is_some());
+}
+
+#[test]
+fn a_failing_or_refusing_token_endpoint_is_retried_and_a_refused_token_replaced() {
+    let api = Api::start();
+    let bot = Bot::start(&api, FAST);
+    // The token endpoint fails once, then refuses once: the third try of the move goes.
+    api.next_tokens(&[TokenMode::Fail, TokenMode::Refuse]);
+    assert_eq!(
+        post_signed(bot.address, &move_request("t1", false, &[], 24.0)).0,
+        202
+    );
+    assert!(api.next_move("t1", MOVE_WAIT).is_some(), "{}", bot.log());
+    assert_eq!(api.token_calls(), 3);
+    let log = bot.log();
+    assert!(log.contains("the token endpoint answered 500"), "{log}");
+    assert!(log.contains("the token endpoint answered 401"), "{log}");
+    // `/botQuery` refuses the kept token: a new one, and the move posted at once.
+    api.next_queries(&[QueryMode::RefuseToken]);
+    assert_eq!(
+        post_signed(bot.address, &move_request("t2", false, &[], 24.0)).0,
+        202
+    );
+    assert!(api.next_move("t2", MOVE_WAIT).is_some(), "{}", bot.log());
+    assert_eq!(api.token_calls(), 4);
+    assert!(bot.log().contains("/botQuery refused the token (401)"));
+    // The kept token refused, and a token endpoint that then gives none: the move is given
+    // up after three tries, and the bot goes on answering.
+    api.next_queries(&[QueryMode::RefuseToken]);
+    api.next_tokens(&[TokenMode::Refuse; 3]);
+    assert_eq!(
+        post_signed(bot.address, &move_request("t3", false, &[], 24.0)).0,
+        202
+    );
+    assert!(bot.wait_for_log("given up", MOVE_WAIT), "{}", bot.log());
+    assert_eq!(api.unread("t3"), 0);
+    assert_eq!(
+        post_signed(bot.address, &move_request("t4", false, &[], 24.0)).0,
+        202
+    );
+    assert!(api.next_move("t4", MOVE_WAIT).is_some(), "{}", bot.log());
+    assert!(api.malformed().is_empty(), "{:?}", api.malformed());
+}
+
+#[test]
+fn a_botquery_that_hangs_is_given_up_and_tried_again() {
+    let api = Api::start();
+    let bot = Bot::start(&api, FAST);
+    api.next_queries(&[QueryMode::Hang(Duration::from_secs(5))]);
+    assert_eq!(
+        post_signed(bot.address, &move_request("slow", false, &[], 24.0)).0,
+        202
+    );
+    // The call gives up after its second (`--timeout 1`); the next try a second later goes.
+    assert!(api.next_move("slow", MOVE_WAIT).is_some(), "{}", bot.log());
+    assert!(
+        bot.log().contains("not posted: /botQuery not reached"),
+        "{}",
+        bot.log()
+    );
+    assert_eq!(api.query_calls(), 2);
+}
+
+#[test]
+fn many_games_at_once_each_get_their_moves() {
+    let api = Api::start();
+    let bot = Bot::start(&api, &["--think", "0.02", "--games", "3"]);
+    std::thread::scope(|scope| {
+        for index in 0..8u64 {
+            let (api, bot) = (&api, &bot);
+            scope.spawn(move || {
+                let gameid = format!("many-{index}");
+                match index % 2 {
+                    0 => drop(whole_game::<Board8>(
+                        api,
+                        bot,
+                        &gameid,
+                        index,
+                        index % 4 == 0,
+                    )),
+                    _ => drop(whole_game::<Board9>(
+                        api,
+                        bot,
+                        &gameid,
+                        index,
+                        index % 4 == 1,
+                    )),
+                }
+            });
+        }
+    });
+    assert_eq!(api.token_calls(), 1);
+}
+
+#[test]
+fn a_full_queue_answers_busy_and_a_turn_asked_twice_is_played_once() {
+    let api = Api::start();
+    // One engine, one move waiting, each move a second long.
+    let bot = Bot::start(&api, &["--think", "1", "--games", "1", "--queue", "1"]);
+    let statuses: Vec<u16> = (0..4)
+        .map(|index| {
+            post_signed(
+                bot.address,
+                &move_request(&format!("q{index}"), false, &[], 24.0),
+            )
+            .0
+        })
+        .collect();
+    assert_eq!(statuses[0], 202);
+    assert!(statuses.contains(&503), "{statuses:?}");
+    // The same turn again while it is played: answered, played once.
+    let again = post_signed(bot.address, &move_request("q0", false, &[], 24.0)).0;
+    assert_eq!(again, 202);
+    for (index, status) in statuses.iter().enumerate() {
+        let gameid = format!("q{index}");
+        match status {
+            202 => assert!(api.next_move(&gameid, MOVE_WAIT).is_some(), "{gameid}"),
+            _ => assert_eq!(api.unread(&gameid), 0, "{gameid}"),
+        }
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(api.unread("q0"), 0, "the turn asked twice was played twice");
+    assert!(bot.log().contains("refused (503)"), "{}", bot.log());
+}
+
+#[test]
+fn a_bot_killed_mid_game_picks_it_up_from_the_next_webhook() {
+    let api = Api::start();
+    let second_player = |ply: usize| ply % 2 == 1;
+    let first = Bot::start(&api, FAST);
+    // Eight plies in (of the first seed whose random moves do not lose by then)...
+    let (seed, part) = (9..)
+        .map(|seed| {
+            let start = (Lielow8::start(), Vec::new());
+            let gameid = format!("restart-{seed}");
+            (
+                seed,
+                play_out(&api, &first, &gameid, (seed, 8), start, second_player),
+            )
+        })
+        .find(|(_, (game, _))| game.outcome().is_none())
+        .unwrap();
+    // ...the bot dies; a new one, on another port, knows nothing of the game.
+    first.kill();
+    let second = Bot::start(&api, FAST);
+    let gameid = format!("restart-{seed}");
+    let (game, history) = play_out(
+        &api,
+        &second,
+        &gameid,
+        (seed + 100, 600),
+        part,
+        second_player,
+    );
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::Win(Player::P2)),
+        "{history:?}"
+    );
+}
