@@ -5,6 +5,7 @@
 //! killed and started again in the middle of a game.
 
 mod notation;
+mod proxy;
 mod rules;
 mod standin;
 

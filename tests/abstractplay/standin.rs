@@ -365,10 +365,14 @@ impl Bot {
         )
         .unwrap();
         let log = dir.join("bot.log");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ternion"))
-            .args(["abstractplay", "--listen", "127.0.0.1:0", "--hash", "4"])
-            .args(["--token-url", &api.token_url(), "--scope", SCOPE])
-            .args(["--bot-query-url", &api.bot_query_url()])
+        let mut command = Command::new(env!("CARGO_BIN_EXE_ternion"));
+        command.args(["abstractplay", "--listen", "127.0.0.1:0", "--hash", "4"]);
+        command.args(["--scope", SCOPE, "--bot-query-url", &api.bot_query_url()]);
+        // The stand-in's token endpoint, unless `extra` names another.
+        if !extra.contains(&"--token-url") {
+            command.args(["--token-url", &api.token_url()]);
+        }
+        let mut child = command
             .arg("--public-key")
             .arg(&key)
             .args(extra)
