@@ -24,6 +24,9 @@ pub struct RawRequest {
     pub timestamp: Option<String>,
     pub nonce: Option<String>,
     pub signature: Option<String>,
+    /// `X-Forwarded-For`, as a reverse proxy sets it: for the log alone (anyone can send
+    /// it; nothing is decided by it).
+    pub forwarded_for: Option<String>,
     /// The body, byte for byte as sent (the signature covers it).
     pub body: Vec<u8>,
 }
@@ -75,6 +78,10 @@ fn parse_head(bytes: &[u8]) -> Result<Option<Head>, Unreadable> {
             "x-signature-timestamp" => &mut request.timestamp,
             "x-signature-nonce" => &mut request.nonce,
             "x-signature" => &mut request.signature,
+            "x-forwarded-for" => {
+                request.forwarded_for = Some(crate::core::printable::visible(value));
+                continue;
+            }
             "transfer-encoding" => {
                 return Err(unreadable(411, "a chunked body: Content-Length is needed"));
             }

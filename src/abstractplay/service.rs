@@ -143,6 +143,11 @@ impl Bot {
                 return http::respond(stream, unreadable.status, &body);
             }
         };
+        let peer = match &request.forwarded_for {
+            Some(client) => format!("{client} via {peer}"),
+            None => peer.to_owned(),
+        };
+        let peer = peer.as_str();
         let reply = webhook::answer(&self.verifier, as_webhook(&request), unix_now());
         let (status, body) = match reply {
             Reply::Queued(request, game) => self.enqueue(request, game, peer),

@@ -19,14 +19,16 @@ pub struct AbstractplayArgs {
     /// proxy that terminates TLS (port 0: any free port; the address is printed).
     #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:8787")]
     listen: SocketAddr,
-    /// AbstractPlay's `/botQuery` address (`https://<api>/prod/botQuery`).
-    #[arg(long, value_name = "URL")]
+    /// AbstractPlay's `/botQuery` address (`https://<api>/prod/botQuery`). The environment
+    /// variables are the names AbstractPlay's reference bot reads.
+    #[arg(long, value_name = "URL", env = "BOT_QUERY_URL")]
     bot_query_url: String,
-    /// AbstractPlay's token endpoint.
-    #[arg(long, value_name = "URL", default_value = client::PRODUCTION_TOKEN_URL)]
+    /// AbstractPlay's token endpoint (production's by default).
+    #[arg(long, value_name = "URL", env = "BOT_TOKEN_URL",
+          default_value = client::PRODUCTION_TOKEN_URL)]
     token_url: String,
-    /// The OAuth scope the token asks for.
-    #[arg(long, default_value = client::PRODUCTION_SCOPE)]
+    /// The OAuth scope the token asks for (production's by default).
+    #[arg(long, env = "BOT_OAUTH_SCOPE", default_value = client::PRODUCTION_SCOPE)]
     scope: String,
     /// A file holding AbstractPlay's public key (OpenSSH line or RFC 4716). Without it: the
     /// key in AP_BOT_PUBLIC_KEY, else the one AbstractPlay publishes, else the one its

@@ -82,14 +82,23 @@ fn bots_move<G: Geometry>(
     history.push(posted.mv);
 }
 
-/// The stand-in's own move: one of AbstractPlay's moves, at random.
+/// The stand-in's own move: one of AbstractPlay's moves, at random, but not its own king
+/// borne off while it has another move (that loses at once, and the games would be short).
 fn random_move<G: Geometry>(
     rng: &mut fastrand::Rng,
     game: &mut Lielow<G>,
     history: &mut Vec<String>,
 ) {
     let theirs = rules::abstractplay_moves(game);
-    let mv = theirs[rng.usize(..theirs.len())].clone();
+    let king_off = |text: &&String| {
+        let mv = from_abstractplay(game, text).unwrap();
+        mv.to().is_none() && game.stack_at(mv.from()).is_some_and(|(_, _, king)| king)
+    };
+    let keeping: Vec<&String> = theirs.iter().filter(|m| !king_off(m)).collect();
+    let mv = match keeping.is_empty() {
+        true => theirs[rng.usize(..theirs.len())].clone(),
+        false => keeping[rng.usize(..keeping.len())].clone(),
+    };
     game.make_move(from_abstractplay(game, &mv).unwrap());
     history.push(mv);
 }
@@ -141,7 +150,25 @@ fn whole_game<G: Geometry>(
         Some(Outcome::Win(bot_side)),
         "{gameid}: {history:?}"
     );
+    record(G::N, &history);
     history
+}
+
+/// Appends a whole game's moves to the file `AP_STANDIN_RECORDS` names, if it is set, as
+/// `scripts/abstractplay/gameslib/replay.ts` reads them: the variant (`-` or `size-9`),
+/// then the moves. That script replays them through AbstractPlay's own Lielow code.
+fn record(size: usize, history: &[String]) {
+    let Some(path) = std::env::var_os("AP_STANDIN_RECORDS") else {
+        return;
+    };
+    let variant = if size == 9 { "size-9" } else { "-" };
+    let line = format!("{variant} {}\n", history.join(" "));
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .unwrap();
+    std::io::Write::write_all(&mut file, line.as_bytes()).unwrap();
 }
 
 #[test]

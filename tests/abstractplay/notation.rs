@@ -108,3 +108,42 @@ proptest! {
         }
     }
 }
+
+/// Writes 300 seeded random games of each size, and every position's moves in
+/// AbstractPlay's notation, into the directory `AP_GAMESLIB_DUMP` names, for
+/// `scripts/abstractplay/gameslib/lists.ts` to compare with AbstractPlay's own code (see
+/// its README).
+#[test]
+#[ignore = "writes files for a check with AbstractPlay's own code; set AP_GAMESLIB_DUMP"]
+fn dump_games_for_abstractplays_own_code() {
+    use std::fmt::Write as _;
+    let dir = std::env::var_os("AP_GAMESLIB_DUMP").expect("AP_GAMESLIB_DUMP: a directory");
+    let dir = std::path::Path::new(&dir);
+    let (mut games, mut lists) = (String::new(), String::new());
+    fn dump<G: Geometry>(tag: &str, seed: u64, games: &mut String, lists: &mut String) {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        for index in 0..300 {
+            let (mut game, mut moves) = (Lielow::<G>::start(), Vec::new());
+            loop {
+                let mut legal = Vec::new();
+                game.generate_moves(&mut legal);
+                let mut written: Vec<String> =
+                    legal.iter().map(|&mv| to_abstractplay(&game, mv)).collect();
+                written.sort();
+                writeln!(lists, "{tag}{index} {} {}", moves.len(), written.join(",")).unwrap();
+                if legal.is_empty() {
+                    break;
+                }
+                let mv = legal[rng.usize(..legal.len())];
+                moves.push(to_abstractplay(&game, mv));
+                game.make_move(mv);
+            }
+            let variant = if G::N == 9 { "size-9" } else { "-" };
+            writeln!(games, "{variant} {}", moves.join(" ")).unwrap();
+        }
+    }
+    dump::<Board8>("e", 1, &mut games, &mut lists);
+    dump::<Board9>("n", 2, &mut games, &mut lists);
+    std::fs::write(dir.join("games.txt"), games).unwrap();
+    std::fs::write(dir.join("lists-ternion.txt"), lists).unwrap();
+}

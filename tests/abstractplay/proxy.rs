@@ -219,6 +219,13 @@ fn behind_the_documented_nginx_the_webhooks_hold_and_a_game_is_played() {
         "{history:?}"
     );
 
+    // The log names the client nginx saw, via nginx.
+    assert!(
+        bot.log().contains("127.0.0.1 via 127.0.0.1:"),
+        "{}",
+        bot.log()
+    );
+
     // A bot whose token endpoint's certificate does not verify (nginx's, which no public
     // authority signed) never gets as far as sending its secret.
     let token_url = format!("https://127.0.0.1:{}/oauth2/token", nginx.port);
