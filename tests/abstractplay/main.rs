@@ -444,3 +444,69 @@ fn a_bot_killed_mid_game_picks_it_up_from_the_next_webhook() {
         "{history:?}"
     );
 }
+
+#[test]
+fn a_bot_that_cannot_run_safely_says_why_in_one_line_and_does_not_start() {
+    let dir = std::env::temp_dir().join(format!("ternion-ap-start-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let not_a_key = dir.join("not-a-key.txt");
+    std::fs::write(&not_a_key, "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ").unwrap();
+    let key_arg = not_a_key.display().to_string();
+    let dir_arg = dir.display().to_string();
+    let query = ["--bot-query-url", "http://127.0.0.1:9/botQuery"];
+    let cases: [(&[&str], bool, &str); 6] = [
+        (&query, false, "AP_BOT_CLIENT_ID is not set"),
+        (
+            &["--bot-query-url", "http://bots.example.org/botQuery"],
+            true,
+            "plain http",
+        ),
+        (
+            &[&query[..], &["--token-url", "ftp://127.0.0.1/t"]].concat(),
+            true,
+            "not an https://",
+        ),
+        (
+            &[&query[..], &["--public-key", &key_arg]].concat(),
+            true,
+            "not-a-key.txt",
+        ),
+        (
+            &[&query[..], &["--public-key", &dir_arg]].concat(),
+            true,
+            "directory",
+        ),
+        (
+            &[&query[..], &["--think", "0"]].concat(),
+            true,
+            "seconds above 0",
+        ),
+    ];
+    for (args, credentials, reason) in cases {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_ternion"));
+        command
+            .arg("abstractplay")
+            .args(args)
+            .env_remove("RUST_LOG");
+        for name in [
+            "AP_BOT_CLIENT_ID",
+            "AP_BOT_CLIENT_SECRET",
+            "BOT_QUERY_URL",
+            "BOT_TOKEN_URL",
+        ] {
+            command.env_remove(name);
+        }
+        if credentials {
+            command
+                .env("AP_BOT_CLIENT_ID", "id")
+                .env("AP_BOT_CLIENT_SECRET", "secret");
+        }
+        let output = command.output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{args:?} started");
+        assert!(stderr.contains(reason), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(!stderr.contains("s3cr3t-value"), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
