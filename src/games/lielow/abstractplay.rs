@@ -54,34 +54,58 @@ mod tests {
     // Every legal move against AbstractPlay's own move list, over seeded random games on
     // both boards: tests/abstractplay/notation.rs.
 
+    /// Each move kind in AbstractPlay's notation, with the position it is played in (its
+    /// string, 8x8 or 9x9) and ternion's spelling: written one way, read the other.
+    const TABLE: [(&str, &str, &str); 15] = [
+        // From the starts: a step, a step back, a diagonal, a stack borne off the edge.
+        (START8, "a2a3", "a2-a3"),
+        (START8, "b2a1", "b2-a1"),
+        (START8, "h2g3", "h2-g3"),
+        (START8, "a2off", "a2-off"),
+        (START9, "i3i4", "i3-i4"),
+        (START9, "i1off", "i1-off"),
+        (START9, "e3e2", "e3-e2"),
+        // The king: its capture of the king, its quiet moves, borne off, on both boards.
+        (KINGS8, "d3d5", "d3xd5"),
+        (KINGS8, "d3f1", "d3-f1"),
+        (KINGS8, "d3b5", "d3-b5"),
+        (KING_AT_EDGE8, "a2off", "a2-off"),
+        (KINGS9, "e3e5", "e3xe5"),
+        (KINGS9, "e3c1", "e3-c1"),
+        // Beside the king on 9x9: a stack of one borne off, and a step.
+        (KINGS9, "a2off", "a2-off"),
+        (KINGS9, "a2b3", "a2-b3"),
+    ];
+    const START8: &str = "8/r1r1r1r1r1r1r1r1/8/8/8/8/b1b1b1b1b1b1b1b1/8 b";
+    const START9: &str =
+        "r1r1r1r1r1r1r1r1r1/9/r1r1r1r1r1r1r1r1r1/9/9/9/b1b1b1b1b1b1b1b1b1/9/b1b1b1b1b1b1b1b1b1 b";
+    const KINGS8: &str = "8/8/8/3r2*4/8/3b2*4/8/8 b";
+    const KING_AT_EDGE8: &str = "8/8/8/3r2*4/8/8/b2*7/8 b";
+    const KINGS9: &str = "9/9/9/9/4r2*4/9/4b2*4/b18/9 b";
+
+    fn both_ways<G: Geometry>(position: &str, ours: &str, theirs: &str) {
+        let game = Lielow::<G>::parse_position(position).unwrap();
+        assert_eq!(game.side_to_move(), Player::P1);
+        let mv = game.parse_move(ours).unwrap();
+        assert_eq!(to_abstractplay(&game, mv), theirs, "{position}");
+        assert_eq!(from_abstractplay(&game, theirs), Ok(mv), "{position}");
+    }
+
     #[test]
     fn moves_of_every_kind_on_both_boards() {
-        // From the start of 8x8: a step, a step back, the stack borne off at the edge.
-        let start = Lielow8::start();
-        for (ours, theirs) in [("a2a3", "a2-a3"), ("b2a1", "b2-a1"), ("a2off", "a2-off")] {
-            let mv = start.parse_move(ours).unwrap();
-            assert_eq!(to_abstractplay(&start, mv), theirs);
-            assert_eq!(from_abstractplay(&start, theirs), Ok(mv));
+        for (position, ours, theirs) in TABLE {
+            match position.split('/').count() {
+                9 => both_ways::<crate::games::lielow::geometry::Board9>(position, ours, theirs),
+                _ => both_ways::<crate::games::lielow::geometry::Board8>(position, ours, theirs),
+            }
         }
-        // A capture, and a move of the king, on 8x8 and on 9x9.
-        let king = Lielow8::parse_position("8/8/8/3r2*4/8/3b2*4/8/8 b").unwrap();
-        assert_eq!(king.side_to_move(), Player::P1);
-        let take = king.parse_move("d3d5").unwrap();
-        assert_eq!(to_abstractplay(&king, take), "d3xd5");
-        assert_eq!(from_abstractplay(&king, "d3xd5"), Ok(take));
-        assert_eq!(
-            to_abstractplay(&king, king.parse_move("d3f1").unwrap()),
-            "d3-f1"
-        );
-        let nine = Lielow9::start();
-        let mv = nine.parse_move("i3i4").unwrap();
-        assert_eq!(to_abstractplay(&nine, mv), "i3-i4");
-        assert_eq!(
-            from_abstractplay(&nine, "i1-off").map(|m| nine.move_string(m)),
-            Ok("i1off".into())
-        );
+        assert_eq!(Lielow8::start().position_string(), START8);
+        assert_eq!(Lielow9::start().position_string(), START9);
         // The wrong separator, a move not legal here, and what is no move at all.
-        for bad in ["d3-d5", "d3xf1", "d3-d4", "d3d5", "", "x", "d3-", "-off"] {
+        let king = Lielow8::parse_position(KINGS8).unwrap();
+        for bad in [
+            "d3-d5", "d3xf1", "d3-d4", "d3d5", "", "x", "d3-", "-off", "d3xoff",
+        ] {
             assert!(from_abstractplay(&king, bad).is_err(), "{bad}");
         }
     }
