@@ -124,3 +124,14 @@ def test_ponder_then_ponderhit_or_stop(engine):
     assert pondering.stop().move is not None
     # With Ponder on, a bestmove carries the expected reply.
     assert engine.go(depth=4).ponder is not None
+
+
+def test_ternions_weak_players_answer_at_once(ternion):
+    with Engine.start([ternion, "--play", "random"]) as random_player:
+        random_player.position(moves=["d2d3"])
+        legal = random_player.legal_moves()
+        assert all(random_player.go(time=0.05).move in legal for _ in range(5))
+        # An analysis of a player that does not search still ends with its move on stop.
+        with random_player.analysis() as analysis:
+            pass
+        assert analysis.best.move in legal

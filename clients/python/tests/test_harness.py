@@ -48,7 +48,15 @@ def test_the_referee_plays_a_game_by_the_rules(ternion):
 
 def test_play_match_reads_the_referees_records(ternion):
     result = play_match(
-        ternion, f"{ternion} --play random", "lielow", 4, nodes=500, openings=2, seed=3, ternion=ternion, timeout=120
+        ternion,
+        f"{ternion} --play random",
+        "lielow",
+        4,
+        nodes=500,
+        openings=2,
+        seed=3,
+        ternion=ternion,
+        timeout=120,
     )
     assert (result.wins, result.draws, result.losses) == (4, 0, 0)
     assert [g.number for g in result.games] == [1, 2, 3, 4]

@@ -61,7 +61,12 @@ def test_options_read_with_their_kinds_bounds_and_choices():
     assert parse_option("option name TablePath type string default <empty>").default == ""
     assert parse_option("option name Ponder type check default false").default is False
     assert parse_option("option name ClearHash type button").kind == "button"
-    for bad in ["option name X", "option name X type dial", "option name type spin", "option name X type spin min y"]:
+    for bad in [
+        "option name X",
+        "option name X type dial",
+        "option name type spin",
+        "option name X type spin min y",
+    ]:
         with pytest.raises(ProtocolError):
             parse_option(bad)
 
@@ -103,7 +108,9 @@ def test_positions_and_limits_become_their_lines():
     for bad in [dict(moves=["d2 d3"]), dict(moves=[""]), dict(fen="a\nquit"), dict(variant="a b")]:
         with pytest.raises(ValueError):
             position_line(**bad)
-    limit = Limit(p1time=60, p2time=59.5, p1inc=1, p2inc=0.25, movestogo=5, time=0.1, depth=4, nodes=10, mate=2)
+    limit = Limit(
+        p1time=60, p2time=59.5, p1inc=1, p2inc=0.25, movestogo=5, time=0.1, depth=4, nodes=10, mate=2
+    )
     assert go_line(limit, searchmoves=["a2a3"]) == (
         "go p1time 60000 p2time 59500 p1inc 1000 p2inc 250 movetime 100 movestogo 5 depth 4 "
         "nodes 10 mate 2 searchmoves a2a3"

@@ -14,13 +14,14 @@ import os
 import shlex
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 
 from . import protocol
 from .errors import CommandRefused, EngineBusy, EngineError, EngineTerminated, EngineTimeout, ProtocolError
 from .protocol import BestMove, Info, Limit, OptionValue, Options
 
-Command = Union[str, Sequence[str]]
+Command = str | Sequence[str]
 
 MAX_LINE = 4 * 1024 * 1024
 """The longest line read from an engine; a longer one is a :class:`ProtocolError`."""
@@ -71,9 +72,9 @@ class Engine:
         self._lines: asyncio.Queue = asyncio.Queue(QUEUE_LINES)
         self._stderr: deque[str] = deque(maxlen=20)
         self._lock = asyncio.Lock()
-        self._search: Optional[Analysis] = None
+        self._search: Analysis | None = None
         self._closed = False
-        self._failure: Optional[EngineError] = None
+        self._failure: EngineError | None = None
         self.id: dict[str, str] = {}
         self.options = Options()
         self._tasks = [
@@ -89,11 +90,11 @@ class Engine:
         command: Command = "ternion",
         *,
         timeout: float = START_TIMEOUT,
-        env: Optional[Mapping[str, str]] = None,
-        cwd: Optional[Union[str, os.PathLike]] = None,
+        env: Mapping[str, str] | None = None,
+        cwd: str | os.PathLike | None = None,
         max_line: int = MAX_LINE,
         max_noise: int = MAX_NOISE,
-    ) -> "Engine":
+    ) -> Engine:
         """Starts ``command`` (a command line, split as a shell would, or a list of
         arguments) and completes the handshake within ``timeout`` seconds: the engine's
         ``id`` and its :attr:`options` are then known."""
@@ -125,7 +126,7 @@ class Engine:
         return self._process.pid
 
     @property
-    def returncode(self) -> Optional[int]:
+    def returncode(self) -> int | None:
         return self._process.returncode
 
     async def _read_stdout(self) -> None:
@@ -230,7 +231,7 @@ class Engine:
             pass
         await self._kill()
 
-    async def _line(self, deadline: Optional[float], waiting_for: str) -> str:
+    async def _line(self, deadline: float | None, waiting_for: str) -> str:
         """The next line, by ``deadline`` (the loop's time)."""
         loop = asyncio.get_running_loop()
         left = None if deadline is None else max(0.0, deadline - loop.time())
@@ -254,7 +255,7 @@ class Engine:
         return item
 
     async def _until(
-        self, first_word: Sequence[str], deadline: Optional[float], collected: _Collected, waiting_for: str
+        self, first_word: Sequence[str], deadline: float | None, collected: _Collected, waiting_for: str
     ) -> str:
         """Reads lines until one starts with a word of ``first_word`` (returned), keeping
         the ``info`` lines in ``collected``."""
@@ -281,7 +282,7 @@ class Engine:
                     )
                 )
 
-    def _deadline(self, seconds: Optional[float]) -> Optional[float]:
+    def _deadline(self, seconds: float | None) -> float | None:
         return None if seconds is None else asyncio.get_running_loop().time() + seconds
 
     # The handshake and the commands that need no search ------------------------------------
@@ -332,14 +333,18 @@ class Engine:
         """Waits until the engine answers ``isready``."""
         await self._checked((), timeout, "isready")
 
-    async def configure(self, options: Mapping[str, OptionValue], *, timeout: float = COMMAND_TIMEOUT) -> None:
+    async def configure(
+        self, options: Mapping[str, OptionValue], *, timeout: float = COMMAND_TIMEOUT
+    ) -> None:
         """Sets options, each checked against the kind and bounds the engine listed before
         any is sent (``KeyError``, ``ValueError``); the engine's refusal raises
         :class:`CommandRefused`. A large ``Hash`` can take a while: give ``timeout``."""
         lines = protocol.check_values(options, self.options)
         await self._checked(lines, timeout, "setoption")
 
-    async def set_option(self, name: str, value: OptionValue = None, *, timeout: float = COMMAND_TIMEOUT) -> None:
+    async def set_option(
+        self, name: str, value: OptionValue = None, *, timeout: float = COMMAND_TIMEOUT
+    ) -> None:
         """Sets one option (a button takes no value); see :meth:`configure`."""
         await self.configure({name: value}, timeout=timeout)
 
@@ -354,10 +359,10 @@ class Engine:
 
     async def position(
         self,
-        fen: Optional[str] = None,
+        fen: str | None = None,
         moves: Iterable[str] = (),
         *,
-        variant: Optional[str] = None,
+        variant: str | None = None,
         timeout: float = COMMAND_TIMEOUT,
     ) -> None:
         """Sets the position: the start (or the position string ``fen``), then ``moves``;
@@ -375,7 +380,9 @@ class Engine:
             self._idle()
             await self._send(f"query {what}")
             collected = _Collected()
-            line = await self._until(("response",), self._deadline(timeout), collected, f"the response to query {what}")
+            line = await self._until(
+                ("response",), self._deadline(timeout), collected, f"the response to query {what}"
+            )
         answer = line.split(maxsplit=1)[1].strip() if len(line.split()) > 1 else ""
         if answer == "error":
             raise CommandRefused(collected.errors() or [f"query {what}: error"])
@@ -396,12 +403,12 @@ class Engine:
     async def is_game_over(self) -> bool:
         return await self._boolean("gameover")
 
-    async def result(self) -> Optional[str]:
+    async def result(self) -> str | None:
         """``p1win``, ``p2win``, ``draw``, or ``None`` while the game goes on."""
         answer = await self.query("result")
         return None if answer == "none" else answer
 
-    async def reason(self) -> Optional[str]:
+    async def reason(self) -> str | None:
         """Why the game is over, in words (ternion's extension), or ``None``."""
         answer = await self.query("reason")
         return None if answer == "none" else answer
@@ -423,10 +430,10 @@ class Engine:
 
     async def go(
         self,
-        limit: Optional[Limit] = None,
+        limit: Limit | None = None,
         *,
-        searchmoves: Optional[Sequence[str]] = None,
-        timeout: Optional[float] = None,
+        searchmoves: Sequence[str] | None = None,
+        timeout: float | None = None,
         **limits: Any,
     ) -> BestMove:
         """Searches the position within ``limit`` (or the same limits as keywords:
@@ -445,12 +452,12 @@ class Engine:
 
     async def analysis(
         self,
-        limit: Optional[Limit] = None,
+        limit: Limit | None = None,
         *,
-        searchmoves: Optional[Sequence[str]] = None,
+        searchmoves: Sequence[str] | None = None,
         line_timeout: float = LINE_TIMEOUT,
         **limits: Any,
-    ) -> "Analysis":
+    ) -> Analysis:
         """Starts a search (until stopped, or within ``limit``) and returns it: iterate it
         for its ``info`` lines as they come, then :meth:`Analysis.stop` (or leave its
         ``async with``). ``line_timeout`` bounds the wait for each line."""
@@ -459,12 +466,12 @@ class Engine:
 
     async def ponder(
         self,
-        limit: Optional[Limit] = None,
+        limit: Limit | None = None,
         *,
-        searchmoves: Optional[Sequence[str]] = None,
+        searchmoves: Sequence[str] | None = None,
         line_timeout: float = LINE_TIMEOUT,
         **limits: Any,
-    ) -> "Analysis":
+    ) -> Analysis:
         """``go ponder``: searches on the opponent's time; :meth:`Analysis.ponderhit` when
         the expected move was played (the search then runs by ``limit``), or
         :meth:`Analysis.stop`."""
@@ -474,21 +481,23 @@ class Engine:
     async def _start_search(
         self,
         limit: Limit,
-        searchmoves: Optional[Sequence[str]],
+        searchmoves: Sequence[str] | None,
         *,
         ponder: bool,
         line_timeout: float = LINE_TIMEOUT,
-    ) -> "Analysis":
+    ) -> Analysis:
         async with self._lock:
             self._idle()
-            line = protocol.go_line(limit, searchmoves=searchmoves, ponder=ponder, infinite=False)
+            # A search without a limit says `infinite`, as UCI has it, for every engine.
+            infinite = not ponder and not limit.is_bounded()
+            line = protocol.go_line(limit, searchmoves=searchmoves, ponder=ponder, infinite=infinite)
             await self._send(line)
             self._search = Analysis(self, line_timeout)
             return self._search
 
     # The end -----------------------------------------------------------------------------
 
-    async def quit(self, *, timeout: float = QUIT_TIMEOUT) -> Optional[int]:
+    async def quit(self, *, timeout: float = QUIT_TIMEOUT) -> int | None:
         """Stops any search, sends ``quit`` and waits ``timeout`` seconds for the process to
         exit, then kills it; the process is reaped either way. Its exit status."""
         if self._closed:
@@ -506,7 +515,7 @@ class Engine:
 
     close = quit
 
-    async def __aenter__(self) -> "Engine":
+    async def __aenter__(self) -> Engine:
         return self
 
     async def __aexit__(self, *_exc: object) -> None:
@@ -526,9 +535,9 @@ class Analysis:
     def __init__(self, engine: Engine, line_timeout: float):
         self._engine = engine
         self._line_timeout = line_timeout
-        self._infos: dict[Optional[int], Info] = {}
+        self._infos: dict[int | None, Info] = {}
         self._strings: list[Info] = []
-        self.best: Optional[BestMove] = None
+        self.best: BestMove | None = None
         self._stopped = False
 
     @property
@@ -536,7 +545,7 @@ class Analysis:
         return self.best is not None
 
     @property
-    def info(self) -> Optional[Info]:
+    def info(self) -> Info | None:
         """The last ``info`` line of the first principal variation seen so far."""
         return self._infos.get(1) or self._infos.get(None)
 
@@ -549,7 +558,7 @@ class Analysis:
             raise StopAsyncIteration
         return info
 
-    async def _next(self, timeout: float) -> Optional[Info]:
+    async def _next(self, timeout: float) -> Info | None:
         """The next ``info`` line, or ``None`` once the ``bestmove`` has come."""
         if self.best is not None:
             return None
@@ -609,7 +618,7 @@ class Analysis:
         if self.best is None:
             await self._engine._send("ponderhit")
 
-    async def __aenter__(self) -> "Analysis":
+    async def __aenter__(self) -> Analysis:
         return self
 
     async def __aexit__(self, *_exc: object) -> None:
@@ -617,7 +626,7 @@ class Analysis:
             await self.stop()
 
 
-def _limit(limit: Optional[Limit], words: Mapping[str, Any]) -> Limit:
+def _limit(limit: Limit | None, words: Mapping[str, Any]) -> Limit:
     if limit is not None and words:
         raise ValueError("give a Limit or limit keywords, not both")
     if limit is not None:

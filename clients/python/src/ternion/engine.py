@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 import threading
 import weakref
-from typing import Any, Iterator, Mapping, Optional, Sequence
+from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
 
 from . import aio
 from .protocol import BestMove, Info, Limit, OptionValue, Options
@@ -54,7 +55,7 @@ class Engine:
         self._finalizer = weakref.finalize(self, _end, loop, core)
 
     @classmethod
-    def start(cls, command: aio.Command = "ternion", **options: Any) -> "Engine":
+    def start(cls, command: aio.Command = "ternion", **options: Any) -> Engine:
         """Starts ``command`` and completes the handshake (see
         :meth:`ternion.aio.Engine.start` for the keywords)."""
         loop = _Loop()
@@ -90,7 +91,9 @@ class Engine:
     def configure(self, options: Mapping[str, OptionValue], *, timeout: float = aio.COMMAND_TIMEOUT) -> None:
         self._run(self._core.configure(options, timeout=timeout))
 
-    def set_option(self, name: str, value: OptionValue = None, *, timeout: float = aio.COMMAND_TIMEOUT) -> None:
+    def set_option(
+        self, name: str, value: OptionValue = None, *, timeout: float = aio.COMMAND_TIMEOUT
+    ) -> None:
         self._run(self._core.set_option(name, value, timeout=timeout))
 
     def set_variant(self, variant: str, *, timeout: float = aio.COMMAND_TIMEOUT) -> None:
@@ -101,10 +104,10 @@ class Engine:
 
     def position(
         self,
-        fen: Optional[str] = None,
+        fen: str | None = None,
         moves: Sequence[str] = (),
         *,
-        variant: Optional[str] = None,
+        variant: str | None = None,
         timeout: float = aio.COMMAND_TIMEOUT,
     ) -> None:
         self._run(self._core.position(fen, moves, variant=variant, timeout=timeout))
@@ -124,10 +127,10 @@ class Engine:
     def is_game_over(self) -> bool:
         return self._run(self._core.is_game_over())
 
-    def result(self) -> Optional[str]:
+    def result(self) -> str | None:
         return self._run(self._core.result())
 
-    def reason(self) -> Optional[str]:
+    def reason(self) -> str | None:
         return self._run(self._core.reason())
 
     def fen(self) -> str:
@@ -138,37 +141,41 @@ class Engine:
 
     def go(
         self,
-        limit: Optional[Limit] = None,
+        limit: Limit | None = None,
         *,
-        searchmoves: Optional[Sequence[str]] = None,
-        timeout: Optional[float] = None,
+        searchmoves: Sequence[str] | None = None,
+        timeout: float | None = None,
         **limits: Any,
     ) -> BestMove:
         return self._run(self._core.go(limit, searchmoves=searchmoves, timeout=timeout, **limits))
 
     def analysis(
         self,
-        limit: Optional[Limit] = None,
+        limit: Limit | None = None,
         *,
-        searchmoves: Optional[Sequence[str]] = None,
+        searchmoves: Sequence[str] | None = None,
         line_timeout: float = aio.LINE_TIMEOUT,
         **limits: Any,
-    ) -> "Analysis":
-        core = self._run(self._core.analysis(limit, searchmoves=searchmoves, line_timeout=line_timeout, **limits))
+    ) -> Analysis:
+        core = self._run(
+            self._core.analysis(limit, searchmoves=searchmoves, line_timeout=line_timeout, **limits)
+        )
         return Analysis(core, self._loop)
 
     def ponder(
         self,
-        limit: Optional[Limit] = None,
+        limit: Limit | None = None,
         *,
-        searchmoves: Optional[Sequence[str]] = None,
+        searchmoves: Sequence[str] | None = None,
         line_timeout: float = aio.LINE_TIMEOUT,
         **limits: Any,
-    ) -> "Analysis":
-        core = self._run(self._core.ponder(limit, searchmoves=searchmoves, line_timeout=line_timeout, **limits))
+    ) -> Analysis:
+        core = self._run(
+            self._core.ponder(limit, searchmoves=searchmoves, line_timeout=line_timeout, **limits)
+        )
         return Analysis(core, self._loop)
 
-    def quit(self, *, timeout: float = aio.QUIT_TIMEOUT) -> Optional[int]:
+    def quit(self, *, timeout: float = aio.QUIT_TIMEOUT) -> int | None:
         """Ends the engine (see :meth:`ternion.aio.Engine.quit`) and its loop thread."""
         if self._loop.loop.is_closed():
             return self._core.returncode
@@ -180,7 +187,7 @@ class Engine:
 
     close = quit
 
-    def __enter__(self) -> "Engine":
+    def __enter__(self) -> Engine:
         return self
 
     def __exit__(self, *_exc: object) -> None:
@@ -199,11 +206,11 @@ class Analysis:
         self._loop = loop
 
     @property
-    def best(self) -> Optional[BestMove]:
+    def best(self) -> BestMove | None:
         return self._core.best
 
     @property
-    def info(self) -> Optional[Info]:
+    def info(self) -> Info | None:
         return self._core.info
 
     @property
@@ -228,7 +235,7 @@ class Analysis:
     def ponderhit(self) -> None:
         self._loop.run(self._core.ponderhit())
 
-    def __enter__(self) -> "Analysis":
+    def __enter__(self) -> Analysis:
         return self
 
     def __exit__(self, *_exc: object) -> None:

@@ -8,7 +8,7 @@ import shlex
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 
 @dataclass(frozen=True)
@@ -86,16 +86,16 @@ def play_match(
     variant: str,
     games: int,
     *,
-    tc: Optional[str] = None,
-    movetime: Optional[int] = None,
-    depth: Optional[int] = None,
-    nodes: Optional[int] = None,
-    openings: Optional[int] = None,
-    seed: Optional[int] = None,
+    tc: str | None = None,
+    movetime: int | None = None,
+    depth: int | None = None,
+    nodes: int | None = None,
+    openings: int | None = None,
+    seed: int | None = None,
     concurrency: int = 1,
     options: Sequence[str] = (),
     ternion: str = "ternion",
-    timeout: Optional[float] = None,
+    timeout: float | None = None,
 ) -> MatchResult:
     """Plays ``games`` games of ``variant`` between two engine command lines, both colours
     in turn, from ``openings`` random plies chosen by ``seed``, with ``ternion match``
@@ -122,9 +122,7 @@ def play_match(
             argv += ["--option", option]
         done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
         if done.returncode != 0:
-            raise RuntimeError(
-                f"{shlex.join(argv)} failed ({done.returncode}): {done.stderr.strip()[-500:]}"
-            )
+            raise RuntimeError(f"{shlex.join(argv)} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
         with open(records, encoding="utf-8") as file:
             played = read_records(file.read())
     wins = draws = losses = 0

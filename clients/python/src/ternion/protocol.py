@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Optional, Sequence, Union
+from collections.abc import Iterable, Mapping, Sequence
 
 from .errors import ProtocolError
 
-OptionValue = Union[str, int, bool, None]
+OptionValue = str | int | bool | None
 
 
 @dataclass(frozen=True)
@@ -22,8 +22,8 @@ class Score:
     """A score from the side to move's point of view: centipawns, or a proven win
     (``mate > 0``, in moves of the side to move) or loss (``mate < 0``)."""
 
-    cp: Optional[int] = None
-    mate: Optional[int] = None
+    cp: int | None = None
+    mate: int | None = None
 
     def is_mate(self) -> bool:
         return self.mate is not None
@@ -50,21 +50,21 @@ class Info:
     """One ``info`` line of a search. Every field is ``None`` when the line did not carry
     it; ``string`` holds the text of an ``info string`` line."""
 
-    depth: Optional[int] = None
-    seldepth: Optional[int] = None
-    multipv: Optional[int] = None
-    score: Optional[Score] = None
-    wdl: Optional[Wdl] = None
-    nodes: Optional[int] = None
-    nps: Optional[int] = None
-    time: Optional[int] = None
+    depth: int | None = None
+    seldepth: int | None = None
+    multipv: int | None = None
+    score: Score | None = None
+    wdl: Wdl | None = None
+    nodes: int | None = None
+    nps: int | None = None
+    time: int | None = None
     """Milliseconds since the search began."""
-    hashfull: Optional[int] = None
-    tbhits: Optional[int] = None
-    currmove: Optional[str] = None
-    currmovenumber: Optional[int] = None
+    hashfull: int | None = None
+    tbhits: int | None = None
+    currmove: str | None = None
+    currmovenumber: int | None = None
     pv: tuple[str, ...] = ()
-    string: Optional[str] = None
+    string: str | None = None
     lowerbound: bool = False
     upperbound: bool = False
 
@@ -75,12 +75,12 @@ class BestMove:
     (none)``), the expected reply when the engine gave one, and the search's ``info``
     lines (the last of each ``multipv`` line, and every ``info string``)."""
 
-    move: Optional[str]
-    ponder: Optional[str] = None
+    move: str | None
+    ponder: str | None = None
     infos: tuple[Info, ...] = ()
 
     @property
-    def info(self) -> Optional[Info]:
+    def info(self) -> Info | None:
         """The last ``info`` line of the first principal variation that had a score."""
         for info in reversed(self.infos):
             if info.score is not None and (info.multipv in (None, 1)):
@@ -88,7 +88,7 @@ class BestMove:
         return None
 
     @property
-    def score(self) -> Optional[Score]:
+    def score(self) -> Score | None:
         info = self.info
         return info.score if info else None
 
@@ -106,8 +106,8 @@ class Option:
     name: str
     kind: str
     default: OptionValue = None
-    min: Optional[int] = None
-    max: Optional[int] = None
+    min: int | None = None
+    max: int | None = None
     choices: tuple[str, ...] = ()
 
     def checked(self, value: OptionValue) -> str:
@@ -130,9 +130,7 @@ class Option:
                 number = int(value)
             except ValueError:
                 raise ValueError(f"{self.name} takes a whole number, not {value!r}") from None
-            if (self.min is not None and number < self.min) or (
-                self.max is not None and number > self.max
-            ):
+            if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
                 raise ValueError(f"{self.name} takes {self.min} to {self.max}, not {number}")
             return str(number)
         text = "" if value is None else str(value)
@@ -153,16 +151,16 @@ class Limit:
     ``p1time``/``p2time`` are the clocks of the first and second player (UCI's
     ``wtime``/``btime``), ``p1inc``/``p2inc`` their increments."""
 
-    time: Optional[float] = None
+    time: float | None = None
     """Seconds for this move (``movetime``)."""
-    depth: Optional[int] = None
-    nodes: Optional[int] = None
-    mate: Optional[int] = None
-    p1time: Optional[float] = None
-    p2time: Optional[float] = None
-    p1inc: Optional[float] = None
-    p2inc: Optional[float] = None
-    movestogo: Optional[int] = None
+    depth: int | None = None
+    nodes: int | None = None
+    mate: int | None = None
+    p1time: float | None = None
+    p2time: float | None = None
+    p1inc: float | None = None
+    p2inc: float | None = None
+    movestogo: int | None = None
 
     def words(self) -> list[str]:
         """The limit as ``go`` words."""
@@ -185,7 +183,7 @@ class Limit:
         """Whether the search ends by itself (some limit is set)."""
         return bool(self.words())
 
-    def longest(self, side_to_move: Optional[int] = None) -> Optional[float]:
+    def longest(self, side_to_move: int | None = None) -> float | None:
         """The most seconds the search may take by its time limits, when they bound it."""
         candidates = []
         if self.time is not None:
@@ -213,9 +211,7 @@ def token(word: str, what: str) -> str:
     return word
 
 
-def position_line(
-    fen: Optional[str] = None, moves: Iterable[str] = (), variant: Optional[str] = None
-) -> str:
+def position_line(fen: str | None = None, moves: Iterable[str] = (), variant: str | None = None) -> str:
     """The ``position`` line for the start (or ``fen``) and ``moves``, in ``variant`` when
     given."""
     words = ["position"]
@@ -234,9 +230,9 @@ def position_line(
 
 
 def go_line(
-    limit: Optional[Limit] = None,
+    limit: Limit | None = None,
     *,
-    searchmoves: Optional[Sequence[str]] = None,
+    searchmoves: Sequence[str] | None = None,
     ponder: bool = False,
     infinite: bool = False,
 ) -> str:
@@ -312,7 +308,7 @@ def parse_info(line: str) -> Info:
     return Info(**values)
 
 
-def parse_bestmove(line: str) -> tuple[Optional[str], Optional[str]]:
+def parse_bestmove(line: str) -> tuple[str | None, str | None]:
     """The move and the ponder move of a ``bestmove`` line."""
     words = line.split()
     if len(words) < 2 or words[0] != "bestmove":

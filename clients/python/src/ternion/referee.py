@@ -9,7 +9,8 @@ asks it ``position`` and ``query`` lines.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from .engine import Engine
 
@@ -23,9 +24,9 @@ class Position:
     turn: int
     """1 when the first player is to move, else 2."""
     legal_moves: tuple[str, ...]
-    result: Optional[str]
+    result: str | None
     """``p1win``, ``p2win``, ``draw``, or ``None`` while the game goes on."""
-    reason: Optional[str]
+    reason: str | None
 
     @property
     def is_over(self) -> bool:
@@ -39,7 +40,7 @@ class Referee:
     def __init__(self, ternion: str = "ternion", **options: Any):
         self._engine = Engine.start([ternion, "--play", "random"], **options)
 
-    def position(self, variant: str, fen: Optional[str] = None, moves: Sequence[str] = ()) -> Position:
+    def position(self, variant: str, fen: str | None = None, moves: Sequence[str] = ()) -> Position:
         """The position of ``variant`` after ``moves`` from its start (or from ``fen``).
         An illegal move raises :class:`~ternion.errors.CommandRefused` naming it."""
         engine = self._engine
@@ -53,11 +54,11 @@ class Referee:
             reason=engine.reason(),
         )
 
-    def legal_moves(self, variant: str, fen: Optional[str] = None, moves: Sequence[str] = ()) -> list[str]:
+    def legal_moves(self, variant: str, fen: str | None = None, moves: Sequence[str] = ()) -> list[str]:
         self._engine.position(fen, moves, variant=variant)
         return self._engine.legal_moves()
 
-    def is_legal(self, variant: str, move: str, fen: Optional[str] = None, moves: Sequence[str] = ()) -> bool:
+    def is_legal(self, variant: str, move: str, fen: str | None = None, moves: Sequence[str] = ()) -> bool:
         """Whether ``move`` is legal in the position after ``moves``."""
         self._engine.position(fen, moves, variant=variant)
         return self._engine.is_legal(move)
@@ -65,7 +66,7 @@ class Referee:
     def close(self) -> None:
         self._engine.quit()
 
-    def __enter__(self) -> "Referee":
+    def __enter__(self) -> Referee:
         return self
 
     def __exit__(self, *_exc: object) -> None:
