@@ -11,15 +11,22 @@
 //!
 //! Every challenge, every move (game, ply, position, the move, its score and time) and
 //! every failure with its reason goes to the log (`log` at `info`, stderr).
+//!
+//! SIGTERM or SIGINT (`systemctl stop`, Ctrl-C) stops the bot cleanly: the moves it has
+//! already answered `202` for are searched and posted (for at most [`DRAIN_LIMIT`]), new
+//! move requests get `503`, then it exits 0. A second signal ends it at once.
 
 use std::collections::HashSet;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
 
 use super::client::Client;
 use super::http::{self, RawRequest};
@@ -32,6 +39,8 @@ use super::webhook::{self, Reply};
 pub const MAX_CONNECTIONS: usize = 64;
 /// The least time a move is searched, however long it waited in the queue.
 const LEAST_THINK: Duration = Duration::from_millis(20);
+/// How long a stopping bot waits for the moves it took to be posted.
+pub const DRAIN_LIMIT: Duration = Duration::from_secs(60);
 /// The waits before posting a move again after a failure that may pass (a network error,
 /// a server error): three tries in all.
 const RETRY_AFTER: [Duration; 2] = [Duration::from_secs(1), Duration::from_secs(4)];
@@ -68,6 +77,8 @@ struct Bot {
     /// The turns queued or being searched.
     pending: Mutex<HashSet<Turn>>,
     open: AtomicUsize,
+    /// Set by SIGTERM or SIGINT: no new move is taken.
+    stopping: Arc<AtomicBool>,
 }
 
 /// Serves AbstractPlay's webhooks on `listener` for ever.
@@ -85,7 +96,9 @@ pub fn serve(
         jobs,
         pending: Mutex::new(HashSet::new()),
         open: AtomicUsize::new(0),
+        stopping: Arc::new(AtomicBool::new(false)),
     });
+    watch_signals(&bot)?;
     let queued = Arc::new(Mutex::new(queued));
     for index in 0..setup.workers.max(1) {
         let (bot, queued) = (Arc::clone(&bot), Arc::clone(&queued));
@@ -171,6 +184,15 @@ impl Bot {
             );
             return queued;
         }
+        if self.stopping.load(Ordering::SeqCst) {
+            self.pending().remove(&turn);
+            log::warn!(
+                "game {}: ply {} refused (503): stopping",
+                turn.0,
+                turn.1 + 1
+            );
+            return (503, r#"{"error":"stopping"}"#.to_owned());
+        }
         let job = Job {
             request,
             game,
@@ -249,6 +271,49 @@ impl Bot {
                 },
             }
         }
+    }
+}
+
+/// Starts the thread that stops the bot on SIGTERM or SIGINT (see the module's notes); a
+/// second signal while it stops ends the process at once (status 1).
+fn watch_signals(bot: &Arc<Bot>) -> std::io::Result<()> {
+    for signal in [SIGTERM, SIGINT] {
+        signal_hook::flag::register_conditional_shutdown(signal, 1, Arc::clone(&bot.stopping))?;
+    }
+    let mut signals = Signals::new([SIGTERM, SIGINT])?;
+    let bot = Arc::clone(bot);
+    thread::Builder::new()
+        .name("abstractplay-signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                bot.stop(if signal == SIGTERM {
+                    "SIGTERM"
+                } else {
+                    "SIGINT"
+                });
+            }
+        })?;
+    Ok(())
+}
+
+impl Bot {
+    /// Takes no new move, waits for the taken ones to be posted (at most [`DRAIN_LIMIT`]),
+    /// and exits.
+    fn stop(&self, signal: &str) -> ! {
+        self.stopping.store(true, Ordering::SeqCst);
+        log::info!(
+            "{signal}: stopping once {} move(s) taken are posted (new ones refused)",
+            self.pending().len()
+        );
+        let deadline = Instant::now() + DRAIN_LIMIT;
+        while !self.pending().is_empty() && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(20));
+        }
+        match self.pending().len() {
+            0 => log::info!("stopped"),
+            left => log::warn!("stopped with {left} move(s) not posted"),
+        }
+        std::process::exit(0)
     }
 }
 

@@ -510,3 +510,52 @@ fn a_bot_that_cannot_run_safely_says_why_in_one_line_and_does_not_start() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_stopped_bot_posts_the_moves_it_took_then_exits() {
+    let api = Api::start();
+    let mut bot = Bot::start(&api, &["--think", "1.5"]);
+    assert_eq!(
+        post_signed(bot.address, &move_request("taken", false, &[], 24.0)).0,
+        202
+    );
+    assert!(bot.wait_for_log("game taken: ply 1 queued", MOVE_WAIT));
+    bot.signal("-TERM");
+    assert!(
+        bot.wait_for_log("SIGTERM: stopping once 1 move(s)", MOVE_WAIT),
+        "{}",
+        bot.log()
+    );
+    // While it stops, a new move is refused (503): not taken, so not lost unsaid.
+    let late = post_signed(bot.address, &move_request("late", false, &[], 24.0)).0;
+    assert_eq!(late, 503, "{}", bot.log());
+    // The move it had taken is posted, and then it exits by itself, status 0.
+    assert!(api.next_move("taken", MOVE_WAIT).is_some(), "{}", bot.log());
+    assert_eq!(bot.exit_status(MOVE_WAIT), Some(0), "{}", bot.log());
+    assert!(bot.log().contains("stopped"), "{}", bot.log());
+    assert_eq!(api.unread("late"), 0);
+}
+
+#[test]
+fn a_second_signal_ends_a_stopping_bot_at_once() {
+    let api = Api::start();
+    let mut bot = Bot::start(&api, &["--think", "30"]);
+    assert_eq!(
+        post_signed(bot.address, &move_request("long", false, &[], 24.0)).0,
+        202
+    );
+    assert!(bot.wait_for_log("game long: ply 1 queued", MOVE_WAIT));
+    bot.signal("-INT");
+    assert!(
+        bot.wait_for_log("SIGINT: stopping", MOVE_WAIT),
+        "{}",
+        bot.log()
+    );
+    bot.signal("-TERM");
+    assert_eq!(
+        bot.exit_status(Duration::from_secs(10)),
+        Some(1),
+        "{}",
+        bot.log()
+    );
+}

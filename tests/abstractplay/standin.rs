@@ -423,6 +423,27 @@ impl Bot {
         false
     }
 
+    /// Sends the bot a signal (`-TERM`, `-INT`), as `systemctl stop` or Ctrl-C does.
+    pub fn signal(&self, signal: &str) {
+        let sent = Command::new("kill")
+            .args([signal, &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+    }
+
+    /// The bot's exit status once it has exited by itself, waiting at most `limit`.
+    pub fn exit_status(&mut self, limit: Duration) -> Option<i32> {
+        let deadline = Instant::now() + limit;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+
     /// Kills the bot at once, as a crash or a reboot would.
     pub fn kill(mut self) {
         let _ = self.child.kill();
