@@ -511,15 +511,19 @@ fn a_bot_that_cannot_run_safely_says_why_in_one_line_and_does_not_start() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Asks `bot` for the first move of `gameid` and waits until it is queued.
+fn queue_first_move(bot: &Bot, gameid: &str) {
+    let (status, _) = post_signed(bot.address, &move_request(gameid, false, &[], 24.0));
+    assert_eq!(status, 202, "{}", bot.log());
+    let queued = format!("game {gameid}: ply 1 queued");
+    assert!(bot.wait_for_log(&queued, MOVE_WAIT), "{}", bot.log());
+}
+
 #[test]
 fn a_stopped_bot_posts_the_moves_it_took_then_exits() {
     let api = Api::start();
     let mut bot = Bot::start(&api, &["--think", "1.5"]);
-    assert_eq!(
-        post_signed(bot.address, &move_request("taken", false, &[], 24.0)).0,
-        202
-    );
-    assert!(bot.wait_for_log("game taken: ply 1 queued", MOVE_WAIT));
+    queue_first_move(&bot, "taken");
     bot.signal("-TERM");
     assert!(
         bot.wait_for_log("SIGTERM: stopping once 1 move(s)", MOVE_WAIT),
@@ -540,11 +544,7 @@ fn a_stopped_bot_posts_the_moves_it_took_then_exits() {
 fn a_second_signal_ends_a_stopping_bot_at_once() {
     let api = Api::start();
     let mut bot = Bot::start(&api, &["--think", "30"]);
-    assert_eq!(
-        post_signed(bot.address, &move_request("long", false, &[], 24.0)).0,
-        202
-    );
-    assert!(bot.wait_for_log("game long: ply 1 queued", MOVE_WAIT));
+    queue_first_move(&bot, "long");
     bot.signal("-INT");
     assert!(
         bot.wait_for_log("SIGINT: stopping", MOVE_WAIT),

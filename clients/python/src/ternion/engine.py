@@ -157,10 +157,8 @@ class Engine:
         line_timeout: float = aio.LINE_TIMEOUT,
         **limits: Any,
     ) -> Analysis:
-        core = self._run(
-            self._core.analysis(limit, searchmoves=searchmoves, line_timeout=line_timeout, **limits)
-        )
-        return Analysis(core, self._loop)
+        started = self._core.analysis(limit, searchmoves=searchmoves, line_timeout=line_timeout, **limits)
+        return Analysis(self._run(started), self._loop)
 
     def ponder(
         self,
@@ -170,10 +168,8 @@ class Engine:
         line_timeout: float = aio.LINE_TIMEOUT,
         **limits: Any,
     ) -> Analysis:
-        core = self._run(
-            self._core.ponder(limit, searchmoves=searchmoves, line_timeout=line_timeout, **limits)
-        )
-        return Analysis(core, self._loop)
+        started = self._core.ponder(limit, searchmoves=searchmoves, line_timeout=line_timeout, **limits)
+        return Analysis(self._run(started), self._loop)
 
     def quit(self, *, timeout: float = aio.QUIT_TIMEOUT) -> int | None:
         """Ends the engine (see :meth:`ternion.aio.Engine.quit`) and its loop thread."""
