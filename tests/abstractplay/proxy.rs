@@ -5,7 +5,7 @@
 //! secret is sent.
 //!
 //! Needs `nginx` and `openssl` on the PATH: left out of the default run, run by `.ci/run`
-//! (`cargo test --release --test abstractplay -- --ignored`), which installs nginx.
+//! (`cargo test --release --test abstractplay -- --ignored proxy::`), which installs nginx.
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
