@@ -5,8 +5,8 @@ import os
 import time
 
 import pytest
-
 from conftest import children
+
 from ternion import Engine, EngineTerminated, EngineTimeout, ProtocolError
 
 

@@ -4,6 +4,7 @@ behind, no process and no open file; and ternion's own weak players as opponents
 import random
 
 from conftest import children, open_files
+
 from ternion import Engine, Referee, play_match
 
 

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import REPOSITORY, ternion_binary
 
 DOCUMENTS = [REPOSITORY / "README.md", REPOSITORY / "clients" / "python" / "README.md"]

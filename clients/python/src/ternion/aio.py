@@ -13,13 +13,13 @@ import asyncio
 import os
 import shlex
 from collections import deque
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 
 from . import protocol
 from .errors import CommandRefused, EngineBusy, EngineError, EngineTerminated, EngineTimeout, ProtocolError
-from .protocol import BestMove, Info, Limit, OptionValue, Options
+from .protocol import BestMove, Info, Limit, Options, OptionValue
 
 Command = str | Sequence[str]
 
@@ -69,7 +69,7 @@ class Engine:
         self._process = process
         self.command = command
         self._max_noise = max_noise
-        self._lines: asyncio.Queue = asyncio.Queue(QUEUE_LINES)
+        self._lines: asyncio.Queue[object] = asyncio.Queue(QUEUE_LINES)
         self._stderr: deque[str] = deque(maxlen=20)
         self._lock = asyncio.Lock()
         self._search: Analysis | None = None
@@ -91,7 +91,7 @@ class Engine:
         *,
         timeout: float = START_TIMEOUT,
         env: Mapping[str, str] | None = None,
-        cwd: str | os.PathLike | None = None,
+        cwd: str | os.PathLike[str] | None = None,
         max_line: int = MAX_LINE,
         max_noise: int = MAX_NOISE,
     ) -> Engine:
@@ -252,6 +252,7 @@ class Engine:
             raise error
         if isinstance(item, _Failure):
             raise await self._fail(item.error)
+        assert isinstance(item, str)
         return item
 
     async def _until(

@@ -9,11 +9,13 @@ from __future__ import annotations
 import asyncio
 import threading
 import weakref
-from typing import Any
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Coroutine, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
 
 from . import aio
-from .protocol import BestMove, Info, Limit, OptionValue, Options
+from .protocol import BestMove, Info, Limit, Options, OptionValue
+
+T = TypeVar("T")
 
 
 class _Loop:
@@ -24,7 +26,7 @@ class _Loop:
         self.thread = threading.Thread(target=self.loop.run_forever, name="ternion-engine", daemon=True)
         self.thread.start()
 
-    def run(self, coroutine: Any) -> Any:
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result()
 
     def stop(self) -> None:
@@ -66,7 +68,7 @@ class Engine:
             raise
         return cls(core, loop)
 
-    def _run(self, coroutine: Any) -> Any:
+    def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         return self._loop.run(coroutine)
 
     @property

@@ -7,8 +7,8 @@ import os
 import shlex
 import subprocess
 import tempfile
-from dataclasses import dataclass, field
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class GameRecord:
     start: str
     final: str
     moves: tuple[str, ...]
-    tags: dict = field(default_factory=dict)
+    tags: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,9 @@ UCI; ternion's own description is ``protocol/PROTOCOL.md`` in its repository.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from .errors import ProtocolError
 
@@ -185,12 +186,12 @@ class Limit:
 
     def longest(self, side_to_move: int | None = None) -> float | None:
         """The most seconds the search may take by its time limits, when they bound it."""
-        candidates = []
+        candidates: list[float] = []
         if self.time is not None:
             candidates.append(self.time)
-        clocks = {1: self.p1time, 2: self.p2time}
-        if side_to_move in clocks and clocks[side_to_move] is not None:
-            candidates.append(clocks[side_to_move])
+        clock = {1: self.p1time, 2: self.p2time}.get(side_to_move or 0)
+        if clock is not None:
+            candidates.append(clock)
         elif side_to_move is None:
             candidates += [c for c in (self.p1time, self.p2time) if c is not None]
         return max(candidates) if candidates else None
@@ -269,7 +270,7 @@ def parse_info(line: str) -> Info:
         raise ProtocolError(f"not an info line: {line[:120]!r}")
     if len(words) > 1 and words[1] == "string":
         return Info(string=line.split("string", 1)[1].strip())
-    values: dict = {}
+    values: dict[str, Any] = {}
     at = 1
     try:
         while at < len(words):
@@ -385,7 +386,7 @@ class Options(Mapping[str, Option]):
     def __getitem__(self, name: str) -> Option:
         return self.listed[normal_name(name)]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return (option.name for option in self.listed.values())
 
     def __len__(self) -> int:

@@ -8,9 +8,9 @@ asks it ``position`` and ``query`` lines.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
-from collections.abc import Sequence
 
 from .engine import Engine
 
