@@ -12,9 +12,11 @@
 //! Every challenge, every move (game, ply, position, the move, its score and time) and
 //! every failure with its reason goes to the log (`log` at `info`, stderr).
 //!
-//! SIGTERM or SIGINT (`systemctl stop`, Ctrl-C) stops the bot cleanly: the moves it has
-//! already answered `202` for are searched and posted (for at most [`DRAIN_LIMIT`]), new
-//! move requests get `503`, then it exits 0. A second signal ends it at once.
+//! AbstractPlay sends each turn once and does not send it again whatever the answer
+//! (`lib/botOutbound.ts`): a turn refused, or taken and never posted, leaves its game
+//! waiting. So a stopping bot refuses nothing: SIGTERM or SIGINT (`systemctl stop`,
+//! Ctrl-C) lets every move taken, before or during the stop, be searched and posted (for
+//! at most [`DRAIN_LIMIT`]), then the bot exits 0. A second signal ends it at once.
 
 use std::collections::HashSet;
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -77,7 +79,7 @@ struct Bot {
     /// The turns queued or being searched.
     pending: Mutex<HashSet<Turn>>,
     open: AtomicUsize,
-    /// Set by SIGTERM or SIGINT: no new move is taken.
+    /// Set by SIGTERM or SIGINT: the bot exits once its moves are posted.
     stopping: Arc<AtomicBool>,
 }
 
@@ -184,15 +186,6 @@ impl Bot {
             );
             return queued;
         }
-        if self.stopping.load(Ordering::SeqCst) {
-            self.pending().remove(&turn);
-            log::warn!(
-                "game {}: ply {} refused (503): stopping",
-                turn.0,
-                turn.1 + 1
-            );
-            return (503, r#"{"error":"stopping"}"#.to_owned());
-        }
         let job = Job {
             request,
             game,
@@ -297,12 +290,11 @@ fn watch_signals(bot: &Arc<Bot>) -> std::io::Result<()> {
 }
 
 impl Bot {
-    /// Takes no new move, waits for the taken ones to be posted (at most [`DRAIN_LIMIT`]),
-    /// and exits.
+    /// Waits for every move taken to be posted (at most [`DRAIN_LIMIT`]), and exits.
     fn stop(&self, signal: &str) -> ! {
         self.stopping.store(true, Ordering::SeqCst);
         log::info!(
-            "{signal}: stopping once {} move(s) taken are posted (new ones refused)",
+            "{signal}: stopping once the {} move(s) taken, and any taken meanwhile, are posted",
             self.pending().len()
         );
         let deadline = Instant::now() + DRAIN_LIMIT;
