@@ -220,10 +220,12 @@ impl Bot {
     /// Searches `job`'s game and posts the move.
     fn play(&self, job: &Job) {
         let (gameid, ply) = (job.request.gameid.as_str(), job.game.moves.len() + 1);
-        // The clock ran while the move waited in the queue.
+        // The clock ran while the move waited in the queue; and the longer the queue, the
+        // shorter each move, so that a busy hour does not fill it.
+        let budget = under_load(self.setup.think, self.setup.workers, self.pending().len());
         let think = job
             .request
-            .think_time(self.setup.think)
+            .think_time(budget)
             .saturating_sub(job.received.elapsed())
             .max(LEAST_THINK);
         let chosen = match think::choose(&job.game, think, self.setup.engine) {
@@ -309,6 +311,17 @@ impl Bot {
     }
 }
 
+/// The think time of a move when `pending` moves (those being searched included) share
+/// `workers` engines: the whole `think` while every move has an engine, else the share
+/// that would clear the queue in the time one round of moves takes.
+fn under_load(think: Duration, workers: usize, pending: usize) -> Duration {
+    let workers = workers.max(1);
+    match pending <= workers {
+        true => think,
+        false => think.mul_f64(workers as f64 / pending as f64),
+    }
+}
+
 /// One worker: takes the queued moves one by one, for ever.
 fn work(bot: &Bot, queued: &Mutex<Receiver<Job>>) {
     loop {
@@ -367,4 +380,19 @@ pub fn bind(address: SocketAddr) -> std::io::Result<(TcpListener, SocketAddr)> {
     let listener = TcpListener::bind(address)?;
     let bound = listener.local_addr()?;
     Ok((listener, bound))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_think_less_as_the_queue_grows() {
+        let five = Duration::from_secs(5);
+        assert_eq!(under_load(five, 2, 0), five);
+        assert_eq!(under_load(five, 2, 2), five);
+        assert_eq!(under_load(five, 2, 4), Duration::from_millis(2500));
+        assert_eq!(under_load(five, 2, 66), five.mul_f64(2.0 / 66.0));
+        assert_eq!(under_load(five, 0, 3), five.mul_f64(1.0 / 3.0));
+    }
 }
