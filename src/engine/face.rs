@@ -5,6 +5,9 @@ use std::sync::atomic::AtomicBool;
 use std::thread::JoinHandle;
 
 use super::evaluation::{EvalChoice, EvalTerm, NetworkEval};
+// The events a search sends, named in the docs below.
+#[cfg(doc)]
+use super::event::Event;
 use super::event::Listener;
 use super::flags::SearchFlags;
 use super::job::SearchJob;

@@ -38,7 +38,7 @@ pub struct Clock {
     pub moves_to_go: Option<u32>,
     /// The game's estimate of the moves the side to move has left to play, for sudden
     /// death (see `Searchable::expected_moves_left`): given by the engine, which knows the
-    /// game, not by the protocol's clock; `None` counts [`DEFAULT_EXPECTED_MOVES`].
+    /// game, not by the protocol's clock; `None` counts `DEFAULT_EXPECTED_MOVES`.
     pub expected_moves: Option<u32>,
 }
 
@@ -65,7 +65,7 @@ pub struct Limits {
     /// Stop once a win in at most this many moves of the side to move is proven.
     pub mate: Option<u32>,
     /// Time kept on every timed move for the protocol, the operating system and the GUI;
-    /// the clock's reserve is [`RESERVE_MOVES`] of it.
+    /// the clock's reserve is `RESERVE_MOVES` of it.
     pub move_overhead: Duration,
     /// When this move's time started: the arrival of `go`, so that the time before the
     /// search thread runs counts too. `None`: the start of the search.
@@ -176,9 +176,9 @@ impl Clock {
         (soft, hard)
     }
 
-    /// The time no move plans: [`RESERVE_MOVES`] moves' overhead, or before a time control
-    /// the overheads of the moves after this one until the control; a reserve above
-    /// [`LARGE_RESERVE`] is at most a quarter of the clock.
+    /// The time no move plans: `RESERVE_MOVES` moves' overhead, or before a time control
+    /// the overheads of the moves after this one until the control; with an overhead above
+    /// `LARGE_OVERHEAD`, at most a quarter of the clock.
     pub fn reserve(&self, overhead: Duration) -> Duration {
         let moves = match self.moves_to_go {
             Some(n) => n.clamp(1, 1000).saturating_sub(1).min(RESERVE_MOVES),

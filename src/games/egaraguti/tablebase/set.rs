@@ -1,8 +1,8 @@
 //! The set of a directory's tables ([`Tablebase`]): which levels it holds and whether they
 //! are whole from the bottom, how it holds them (mapped, or read for a build), and what a
 //! probe of a position answers ([`Probe`]). Above the single table ([`super::table`]) and
-//! the levels' plan ([`super::levels`]); below everything that uses a set: the solver,
-//! the build, the checks, the lines and the search's oracle.
+//! the levels of material ([`super::material`]); below everything that uses a set: the
+//! solver, the build, the checks, the lines and the search's oracle.
 
 use std::path::{Path, PathBuf};
 
