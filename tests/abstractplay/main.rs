@@ -559,3 +559,38 @@ fn a_second_signal_ends_a_stopping_bot_at_once() {
         bot.log()
     );
 }
+
+/// A figure, not a check of the default run: how fast a burst of 400 move requests is
+/// answered `202` while the engines play, and how long until every move is posted.
+#[test]
+#[ignore = "a timing figure (seconds): run with --ignored --nocapture"]
+fn a_burst_of_requests_is_answered_at_once() {
+    let api = Api::start();
+    let bot = Bot::start(
+        &api,
+        &["--think", "0.01", "--queue", "4096", "--games", "2"],
+    );
+    let mut answered = Vec::new();
+    for index in 0..400 {
+        let body = move_request(&format!("burst-{index}"), false, &[], 24.0);
+        let asked = std::time::Instant::now();
+        assert_eq!(post_signed(bot.address, &body).0, 202);
+        answered.push(asked.elapsed().as_secs_f64() * 1000.0);
+    }
+    let last = std::time::Instant::now();
+    for index in 0..400 {
+        assert!(
+            api.next_move(&format!("burst-{index}"), MOVE_WAIT)
+                .is_some()
+        );
+    }
+    answered.sort_by(f64::total_cmp);
+    eprintln!(
+        "400 requests answered 202 in {:.2} ms median, {:.2} ms at the 99th percentile, \
+         {:.2} ms at most; every move posted {:.1} s after the last request",
+        answered[200],
+        answered[396],
+        answered[399],
+        last.elapsed().as_secs_f64()
+    );
+}
