@@ -10,7 +10,10 @@
 //!   without the checksum made right again), are refused or loaded, and a network loaded
 //!   never evaluates beyond the evaluation's range;
 //! - the table files: one-byte changes of a valid table are refused by a checked read, and
-//!   a mapped read (which checks the header alone) never panics.
+//!   a mapped read (which checks the header alone) never panics;
+//! - the AbstractPlay bot's endpoint: any body, signed, and one-byte changes of a valid
+//!   move request are answered 200, 202 or 400, never a panic; a request signed for other
+//!   bytes is refused.
 //!
 //! The default run is a few seconds: 256 cases a property (`PROPTEST_CASES` sets more,
 //! for example `PROPTEST_CASES=20000 cargo test --release --test properties`).
@@ -506,5 +509,70 @@ proptest! {
         }
         let _ = Table::map(&dir, material);
         std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
+// ---- The AbstractPlay bot's endpoint ----
+
+mod endpoint {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::STANDARD as BASE64;
+    use ed25519_dalek::{Signer, SigningKey};
+    use proptest::prelude::*;
+    use ternion::abstractplay::verify::{SignatureHeaders, Verifier};
+    use ternion::abstractplay::webhook::{Request, answer};
+
+    const NOW: u64 = 1_800_000_000;
+    const MOVE: &str = r#"{"verb":"move","metaGame":"lielow","variants":["size-9"],"gameid":"g","clockCurr":3.5,"numPlayers":2,"moves":[["b3-c4","g9-h8"],["i1-h2"]],"context":null}"#;
+
+    /// The status `body` gets, signed with nonce `nonce` for `signed` (the body itself,
+    /// or other bytes).
+    fn status(verifier: &Verifier, nonce: &str, body: &[u8], signed: &[u8]) -> u16 {
+        let key = SigningKey::from_bytes(&[3; 32]);
+        let mut message = format!("{NOW}.{nonce}.").into_bytes();
+        message.extend_from_slice(signed);
+        let signature = BASE64.encode(key.sign(&message).to_bytes());
+        let timestamp = NOW.to_string();
+        let headers = SignatureHeaders {
+            timestamp: Some(&timestamp),
+            nonce: Some(nonce),
+            signature: Some(&signature),
+        };
+        let request = Request {
+            method: "POST",
+            headers,
+            body,
+        };
+        answer(verifier, request, NOW).status()
+    }
+
+    fn verifier() -> Verifier {
+        Verifier::new(SigningKey::from_bytes(&[3; 32]).verifying_key())
+    }
+
+    proptest! {
+        #![proptest_config(super::cases(256))]
+
+        #[test]
+        fn any_signed_body_is_answered_never_a_panic(body in prop::collection::vec(any::<u8>(), 0..400)) {
+            let answered = status(&verifier(), "n", &body, &body);
+            prop_assert!(matches!(answered, 200 | 202 | 400), "{}", answered);
+        }
+
+        #[test]
+        fn a_changed_byte_of_a_move_request_is_answered_or_refused(at in 0..MOVE.len(), byte in any::<u8>()) {
+            let mut body = MOVE.as_bytes().to_vec();
+            body[at] = byte;
+            let verifier = verifier();
+            // The request as sent is a move to play (a 9x9 game three plies in).
+            prop_assert_eq!(status(&verifier, "valid", MOVE.as_bytes(), MOVE.as_bytes()), 202);
+            // Signed as it is: read, or refused as no webhook or no game; never a panic.
+            let answered = status(&verifier, "signed", &body, &body);
+            prop_assert!(matches!(answered, 200 | 202 | 400), "{}", answered);
+            // Signed before the change: refused whatever it says.
+            if body != MOVE.as_bytes() {
+                prop_assert_eq!(status(&verifier, "changed", &body, MOVE.as_bytes()), 401);
+            }
+        }
     }
 }

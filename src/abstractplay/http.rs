@@ -184,6 +184,31 @@ pub fn respond(mut stream: TcpStream, status: u16, body: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Any bytes at all: a head, not yet a head, or a refusal with a status, never a
+        /// panic; and a head that reads never promises a body beyond a webhook's.
+        #[test]
+        fn any_bytes_are_read_or_refused(bytes in prop::collection::vec(any::<u8>(), 0..600)) {
+            match parse_head(&bytes) {
+                Ok(Some(head)) => prop_assert!(head.length <= MAX_BODY && head.size <= bytes.len()),
+                Ok(None) => {}
+                Err(refused) => prop_assert!(matches!(refused.status, 400 | 411 | 413 | 431)),
+            }
+        }
+
+        /// A request head with random header lines.
+        #[test]
+        fn random_headers_are_read_or_refused(lines in prop::collection::vec("[ -~]{0,40}", 0..20)) {
+            let text = format!("POST /bot HTTP/1.1\r\n{}\r\n\r\n", lines.join("\r\n"));
+            match parse_head(text.as_bytes()) {
+                Ok(Some(head)) => prop_assert!(head.length <= MAX_BODY),
+                Ok(None) => {}
+                Err(refused) => prop_assert!(matches!(refused.status, 400 | 411 | 413 | 431)),
+            }
+        }
+    }
 
     fn head(text: &str) -> Result<Option<(RawRequest, usize)>, Unreadable> {
         parse_head(text.as_bytes()).map(|head| head.map(|h| (h.request, h.length)))

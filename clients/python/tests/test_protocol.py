@@ -120,3 +120,52 @@ def test_positions_and_limits_become_their_lines():
     for bad in [dict(time=-1), dict(time=float("nan")), dict(depth=-1), dict(nodes=1.5), dict(time="1")]:
         with pytest.raises(ValueError):
             Limit(**bad).words()
+
+
+def test_any_line_an_engine_writes_is_read_or_refused_as_protocol_error():
+    """Seeded random lines made of the protocol's words and numbers, and of anything: each
+    reads, or raises ProtocolError, never another exception."""
+    import random
+
+    rng = random.Random(72)
+    words = [
+        "info",
+        "depth",
+        "score",
+        "cp",
+        "mate",
+        "wdl",
+        "pv",
+        "nodes",
+        "string",
+        "multipv",
+        "bestmove",
+        "ponder",
+        "option",
+        "name",
+        "type",
+        "spin",
+        "combo",
+        "var",
+        "default",
+        "min",
+        "max",
+        "-",
+        "1",
+        "-7",
+        "x",
+        "",
+        "(none)",
+        "\u00e9",
+        "9" * 30,
+    ]
+    for _ in range(20000):
+        if rng.random() < 0.2:
+            line = "".join(chr(rng.randrange(0, 0x3000)) for _ in range(rng.randrange(0, 40)))
+        else:
+            line = " ".join(rng.choice(words) for _ in range(rng.randrange(0, 12)))
+        for parse in (parse_info, parse_bestmove, parse_option):
+            try:
+                parse(line)
+            except ProtocolError:
+                pass
