@@ -49,6 +49,9 @@ for line in sys.stdin:
         continue
     elif command == "isready":
         say("readyok")
+    elif command == "uginewgame" and mode == "uci":
+        say("Unknown command: uginewgame")
+        sys.exit(4)
     elif command == "go":
         if mode == "die-on-go":
             sys.stderr.write("fake: cannot search, giving up\n")

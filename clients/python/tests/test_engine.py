@@ -14,7 +14,7 @@ def engine(ternion):
 
 
 def test_the_handshake_lists_the_options_with_kinds_and_bounds(engine):
-    assert engine.id["name"].startswith("ternion")
+    assert engine.id["name"].startswith("ternion") and engine.speaks_ugi
     assert engine.options["Hash"].kind == "spin" and engine.options["Hash"].min == 1
     assert "lielow9" in engine.options["UCI_Variant"].choices
     assert engine.options["skill level"].max == 20

@@ -7,7 +7,7 @@ import time
 import pytest
 from conftest import children
 
-from ternion import Engine, EngineTerminated, EngineTimeout, ProtocolError
+from ternion import Engine, EngineError, EngineTerminated, EngineTimeout, ProtocolError
 
 
 def gone(pid):
@@ -74,7 +74,12 @@ def test_a_uci_spelling_engine_is_driven_too(fake):
         assert engine.id["name"] == "fake uci"
         assert engine.options["Style"].choices == ("calm", "wild")
         engine.set_option("Style", "wild")
+        engine.new_game()  # sent as ucinewgame
         assert engine.go(depth=1).move == "e2e4"
+        assert not engine.speaks_ugi
+        with pytest.raises(EngineError, match="UCI engine"):
+            engine.legal_moves()
+        engine.isready()  # nothing was sent: the engine goes on
 
 
 def test_a_forgotten_engine_is_ended_when_collected(ternion):

@@ -77,6 +77,9 @@ class Engine:
         self._failure: EngineError | None = None
         self.id: dict[str, str] = {}
         self.options = Options()
+        self.speaks_ugi = True
+        """Whether the engine answered the handshake as a UGI engine (``ugiok``); one that
+        answered ``uciok`` is a UCI engine, which has no ``query`` (it knows no rules)."""
         self._tasks = [
             asyncio.ensure_future(self._read_stdout()),
             asyncio.ensure_future(self._read_stderr()),
@@ -217,11 +220,13 @@ class Engine:
             raise await self._fail(EngineTimeout(f"the engine did not read {line.split()[0]!r}")) from None
         except (BrokenPipeError, ConnectionResetError, RuntimeError):
             await self._reap_after_death()
-            raise EngineTerminated(
+            error = EngineTerminated(
                 f"the engine ended before {line.split()[0]!r}",
                 self._process.returncode,
                 self._stderr_tail(),
-            ) from None
+            )
+            self._failure = error
+            raise error from None
 
     async def _reap_after_death(self) -> None:
         self._closed = True
@@ -298,6 +303,7 @@ class Engine:
             if not words:
                 continue
             if words[0] in ("ugiok", "uciok"):
+                self.speaks_ugi = words[0] == "ugiok"
                 return
             if words[0] == "id" and len(words) >= 2:
                 self.id[words[1]] = line.split(words[1], 1)[1].strip()
@@ -355,8 +361,10 @@ class Engine:
         await self.configure({"UCI_Variant": protocol.token(variant, "a variant")}, timeout=timeout)
 
     async def new_game(self, *, timeout: float = COMMAND_TIMEOUT) -> None:
-        """``uginewgame``: the search forgets what it learned; the start position."""
-        await self._checked(("uginewgame",), timeout, "uginewgame")
+        """``uginewgame`` (``ucinewgame`` for a UCI engine): the search forgets what it
+        learned; the start position."""
+        command = "uginewgame" if self.speaks_ugi else "ucinewgame"
+        await self._checked((command,), timeout, command)
 
     async def position(
         self,
@@ -377,6 +385,8 @@ class Engine:
         """The engine's ``response`` to ``query <what>``."""
         if "\n" in what or "\r" in what or not what.strip():
             raise ValueError(f"a query is one line, not {what!r}")
+        if not self.speaks_ugi:
+            raise EngineError(f"query {what}: a UCI engine (it said uciok) answers no query")
         async with self._lock:
             self._idle()
             await self._send(f"query {what}")

@@ -80,6 +80,11 @@ class Engine:
         return self._core.options
 
     @property
+    def speaks_ugi(self) -> bool:
+        """Whether the engine answered ``ugiok`` (a UCI engine, ``uciok``, has no queries)."""
+        return self._core.speaks_ugi
+
+    @property
     def pid(self) -> int:
         return self._core.pid
 
