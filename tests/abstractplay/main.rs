@@ -2,7 +2,9 @@
 //! network needed): whole games on both boards, each posted move checked against
 //! AbstractPlay's own move list; requests that are not AbstractPlay's; a token endpoint and
 //! a `/botQuery` that fail, refuse or hang; many games at once; a full queue; the bot
-//! killed and started again in the middle of a game.
+//! killed and started again in the middle of a game; starts refused as unsafe; the bot
+//! stopped by a signal. Beside them: the notation (`notation`), the bot behind nginx
+//! (`proxy`, ignored by default) and a timing figure (ignored).
 
 mod notation;
 mod proxy;
