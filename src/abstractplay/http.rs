@@ -154,7 +154,16 @@ pub fn read_request(stream: &mut TcpStream) -> Result<RawRequest, Unreadable> {
 }
 
 /// Writes an answer of `status` with the JSON `body` and closes the connection.
-pub fn respond(mut stream: TcpStream, status: u16, body: &str) {
+pub fn respond(stream: TcpStream, status: u16, body: &str) {
+    write_answer(stream, status, body, true);
+}
+
+/// Answers a `HEAD` request: the head of the answer a `GET` would get, without its body.
+pub fn respond_head(stream: TcpStream, status: u16, body: &str) {
+    write_answer(stream, status, body, false);
+}
+
+fn write_answer(mut stream: TcpStream, status: u16, body: &str, with_body: bool) {
     let reason = match status {
         200 => "OK",
         202 => "Accepted",
@@ -171,8 +180,9 @@ pub fn respond(mut stream: TcpStream, status: u16, body: &str) {
     };
     let answer = format!(
         "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
-         Cache-Control: no-store\r\nConnection: close\r\n\r\n{body}",
-        body.len()
+         Cache-Control: no-store\r\nConnection: close\r\n\r\n{}",
+        body.len(),
+        if with_body { body } else { "" }
     );
     let _ = stream.set_write_timeout(Some(REQUEST_TIME));
     let _ = stream

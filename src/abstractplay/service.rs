@@ -171,7 +171,10 @@ impl Bot {
                 (reply.status(), reply.body())
             }
         };
-        http::respond(stream, status, &body);
+        match request.method.as_str() {
+            "HEAD" => http::respond_head(stream, status, &body),
+            _ => http::respond(stream, status, &body),
+        }
     }
 
     /// Queues the search of `game` for `request`; the status and body to answer.

@@ -205,6 +205,8 @@ fn requests_that_are_not_abstractplays_are_refused_and_change_nothing() {
     // The ping.
     let (status, body) = standin::send_raw(address, b"GET /bot HTTP/1.1\r\nHost: x\r\n\r\n");
     assert_eq!((status, body.as_str()), (200, r#"{"operational":true}"#));
+    let (status, body) = standin::send_raw(address, b"HEAD /bot HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert_eq!((status, body.as_str()), (200, ""));
     // Not signed, signed by another key, signed for another body, too old, from the future.
     let body = request("refused");
     let other = ed25519_dalek::SigningKey::from_bytes(&[1; 32]);
