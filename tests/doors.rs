@@ -218,7 +218,7 @@ fn a_table_that_leads_to_a_device_is_named_for_what_it_is() {
     let table = dir.join("egaraguti-1v1.egt");
     std::os::unix::fs::symlink("/dev/zero", &table).unwrap();
     let dir_text = dir.to_str().unwrap();
-    let output = ternion(&[
+    let probe = [
         "tables",
         "probe",
         "egaraguti",
@@ -226,7 +226,8 @@ fn a_table_that_leads_to_a_device_is_named_for_what_it_is() {
         dir_text,
         "--fen",
         "5/3/3/1/3/1w1/b4 w 0 1",
-    ]);
+    ];
+    let output = ternion(&probe);
     refused(&output, "not a regular file but a character device");
     // The whole set, as TablePath and --tables load it: named too, not "missing".
     let output = ternion(&["analyze", "egaraguti", "--depth", "1", "--tables", dir_text]);
@@ -234,14 +235,6 @@ fn a_table_that_leads_to_a_device_is_named_for_what_it_is() {
     // A link that leads nowhere says so too, rather than "missing".
     std::fs::remove_file(&table).unwrap();
     std::os::unix::fs::symlink(dir.join("gone"), &table).unwrap();
-    let output = ternion(&[
-        "tables",
-        "probe",
-        "egaraguti",
-        "--dir",
-        dir_text,
-        "--fen",
-        "5/3/3/1/3/1w1/b4 w 0 1",
-    ]);
+    let output = ternion(&probe);
     refused(&output, "a symbolic link that leads nowhere");
 }
