@@ -297,3 +297,100 @@ fn a_network_is_refused_bad_data() {
     .expect_err("a bad line");
     assert!(error.starts_with("bad.txt:1: bad result"), "{error}");
 }
+
+/// The manifest lines of a run of `scripts/selfplay-shards.sh` in `dir`, sorted.
+fn manifest(dir: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("manifest.txt")).unwrap_or_default();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    lines.sort();
+    lines
+}
+
+/// A field of a manifest line.
+fn field<'a>(line: &'a str, name: &str) -> &'a str {
+    (line.split(' '))
+        .find_map(|word| word.strip_prefix(name)?.strip_prefix('='))
+        .unwrap_or_else(|| panic!("{name} in {line}"))
+}
+
+/// Starts `scripts/selfplay-shards.sh` on four small Lielow shards into `dir`, in a
+/// process group of its own.
+fn shards_run(dir: &std::path::Path) -> std::process::Command {
+    use std::os::unix::process::CommandExt;
+    let mut command = std::process::Command::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/selfplay-shards.sh"
+    ));
+    command
+        .args(["--dir", dir.to_str().unwrap(), "lielow"])
+        .env("TERNION", env!("CARGO_BIN_EXE_ternion"))
+        .envs([
+            ("SHARDS", "4"),
+            ("GAMES", "6"),
+            ("NODES", "400"),
+            ("JOBS", "1"),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0);
+    command
+}
+
+#[test]
+fn sharded_self_play_killed_midway_keeps_only_whole_shards_and_finishes_the_rest() {
+    let scratch = std::env::temp_dir().join(format!("ternion-shards-{}", std::process::id()));
+    let (whole, killed) = (scratch.join("whole"), scratch.join("killed"));
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(shards_run(&whole).status().unwrap().success());
+    let expected = manifest(&whole);
+    assert_eq!(expected.len(), 4, "{expected:?}");
+
+    // Killed (the whole group, at once) while the second shard plays: the manifest holds
+    // the first shard alone, whole.
+    let mut child = shards_run(&killed).spawn().unwrap();
+    let started = std::time::Instant::now();
+    while manifest(&killed).is_empty() {
+        assert!(started.elapsed().as_secs() < 300, "no shard finished");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let group = format!("-{}", child.id());
+    let killed_ok = std::process::Command::new("kill")
+        .args(["-KILL", "--", &group])
+        .status()
+        .unwrap();
+    assert!(killed_ok.success());
+    let _ = child.wait();
+    let partial = manifest(&killed);
+    assert!(!partial.is_empty() && partial.len() < 4, "{partial:?}");
+    for line in &partial {
+        assert!(
+            expected.contains(line),
+            "{line}: not the uninterrupted run's shard"
+        );
+    }
+    // Run again: the rest is played, and the run is the uninterrupted one, shard for shard.
+    assert!(shards_run(&killed).status().unwrap().success());
+    let finished = manifest(&killed);
+    let sums = |lines: &[String]| -> Vec<(String, String)> {
+        (lines.iter())
+            .map(|l| (field(l, "shard").to_owned(), field(l, "sha256").to_owned()))
+            .collect()
+    };
+    assert_eq!(sums(&finished), sums(&expected));
+    for line in &finished {
+        let data = std::fs::read_to_string(killed.join(field(line, "file"))).unwrap();
+        assert_eq!(data.lines().count().to_string(), field(line, "positions"));
+        ternion::tune::data::parse_line::<Lielow8>(data.lines().next().unwrap()).unwrap();
+    }
+    let left: Vec<_> = std::fs::read_dir(&killed)
+        .unwrap()
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.contains(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+    // A run with other settings in the same directory is refused.
+    let mut other = shards_run(&killed);
+    other.env("NODES", "500");
+    assert!(!other.status().unwrap().success());
+    let _ = std::fs::remove_dir_all(&scratch);
+}
