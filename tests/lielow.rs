@@ -271,3 +271,17 @@ fn a_bad_move_in_a_sequence_leaves_the_position_after_the_good_ones() {
     play(&mut expected, "d2d3 a7a6");
     assert_eq!(game, expected);
 }
+
+#[test]
+fn a_position_mirrored_left_to_right_and_its_moves() {
+    let game = Lielow8::parse_position("7r2*/3r14/8/8/3b3*4/8/8/b2b26 b").unwrap();
+    let mirror = game.mirrored().expect("Lielow mirrors");
+    assert_eq!(mirror.position_string(), "r2*7/4r13/8/8/4b3*3/8/8/6b2b2 b");
+    let mv = game.parse_move("d4a7").unwrap();
+    assert_eq!(mirror.move_string(game.mirrored_move(mv)), "e4h7");
+    let off = game.parse_move("a1off").unwrap();
+    assert_eq!(mirror.move_string(game.mirrored_move(off)), "h1off");
+    // Both starts are their own mirrors.
+    assert_eq!(Lielow8::start().mirrored(), Some(Lielow8::start()));
+    assert_eq!(Lielow9::start().mirrored(), Some(Lielow9::start()));
+}

@@ -86,6 +86,13 @@ pub trait Evaluate: Rules {
         let _ = (perspective, on);
     }
 
+    /// Input `input` of a position, as the same input of its mirror ([`Rules::mirrored`]),
+    /// from the same perspective: a position's mirror turns on the mirrors of its inputs.
+    /// Only asked of a game that mirrors.
+    fn mirrored_input(input: usize) -> usize {
+        input
+    }
+
     /// The output buckets a network of the game may have (1: none): a position's bucket
     /// picks which of the output layer's copies evaluates it, so that what counts when
     /// much material is left and what counts in an ending can be weighed apart. A network

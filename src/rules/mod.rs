@@ -107,6 +107,20 @@ pub trait Rules: Clone + Eq + Debug + Send + 'static {
     fn flag_fall(&self, flagged: Player) -> Outcome {
         Outcome::Win(flagged.opponent())
     }
+
+    /// This position with its board mirrored left to right, for a game whose rules are the
+    /// same under that mirror (`None` for a game whose rules are not): the mirror is worth
+    /// the same to the same side, and its moves are the mirrors of this position's
+    /// ([`Rules::mirrored_move`]), so a network's training data may teach both (the
+    /// conformance suite checks the symmetry).
+    fn mirrored(&self) -> Option<Self> {
+        None
+    }
+
+    /// `mv`, a move of this position, as the same move of [`Rules::mirrored`].
+    fn mirrored_move(&self, mv: Self::Move) -> Self::Move {
+        mv
+    }
 }
 
 /// Text forms of a game: the position string and the move notation.

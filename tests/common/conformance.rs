@@ -10,6 +10,7 @@ use ternion::eval::network::Activation;
 use ternion::eval::{Evaluator, feature_values, fresh_accumulator, network_or_terms};
 use ternion::games::Playable;
 use ternion::rules::Rules;
+use ternion::rules::perft::perft;
 use ternion::search::Searchable;
 use ternion::search::score::DISTANCE_BOUND;
 use ternion::tune::train::model::{Params, Shape};
@@ -56,6 +57,7 @@ pub fn check_random_playouts<G: Playable>(seed: u64, playouts: u64, max_plies: u
             moves.clear();
             game.generate_moves(&mut moves);
             check_position(&game, &moves, &at);
+            check_mirror(&game, &moves, ply, &at);
             for (evaluator, state) in evaluators.iter().zip(&states) {
                 let by = match evaluator {
                     Evaluator::Terms => "terms",
@@ -111,6 +113,58 @@ pub fn check_random_playouts<G: Playable>(seed: u64, playouts: u64, max_plies: u
         G::VARIANT
     );
     checked
+}
+
+/// In a game that mirrors ([`Rules::mirrored`]): the mirror's mirror is the position; the
+/// mirror's hash is its own from scratch; its legal moves are the mirrors of the
+/// position's, its perft to depth 2 (every eighth ply) the same; its outcome, evaluation
+/// and output bucket are the position's, and from each perspective its inputs on are the
+/// mirrors of the position's. Mirrored training data relies on each.
+fn check_mirror<G: Playable>(game: &G, moves: &[G::Move], ply: usize, at: &str) {
+    let Some(mirror) = game.mirrored() else {
+        return;
+    };
+    assert_eq!(
+        mirror.mirrored().as_ref(),
+        Some(game),
+        "{at}: mirrored twice"
+    );
+    assert_eq!(
+        mirror.hash(),
+        mirror.hash_from_scratch(),
+        "{at}: mirror's hash"
+    );
+    assert_eq!(mirror.outcome(), game.outcome(), "{at}: mirror's outcome");
+    assert_eq!(mirror.side_to_move(), game.side_to_move(), "{at}");
+    let mut theirs = Vec::new();
+    mirror.generate_moves(&mut theirs);
+    let theirs: HashSet<G::Move> = theirs.into_iter().collect();
+    let ours: HashSet<G::Move> = moves.iter().map(|&mv| game.mirrored_move(mv)).collect();
+    assert_eq!(ours, theirs, "{at}: the mirror's moves");
+    if ply.is_multiple_of(8) {
+        assert_eq!(
+            perft(&mut mirror.clone(), 2),
+            perft(&mut game.clone(), 2),
+            "{at}: the mirror's perft 2"
+        );
+    }
+    assert_eq!(mirror.output_bucket(), game.output_bucket(), "{at}: bucket");
+    if game.outcome().is_none() {
+        assert_eq!(
+            mirror.evaluate(),
+            game.evaluate(),
+            "{at}: mirror's evaluation"
+        );
+    }
+    for perspective in [game.side_to_move(), game.side_to_move().opponent()] {
+        let mut ours = Vec::new();
+        game.inputs(perspective, |input| ours.push(G::mirrored_input(input)));
+        let mut theirs = Vec::new();
+        mirror.inputs(perspective, |input| theirs.push(input));
+        ours.sort_unstable();
+        theirs.sort_unstable();
+        assert_eq!(ours, theirs, "{at}: the mirror's inputs");
+    }
 }
 
 /// The evaluators to keep states for: the terms, and in a game with a network a seeded

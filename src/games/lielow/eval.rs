@@ -166,6 +166,10 @@ impl<G: Geometry + BoardWeights> Evaluate for Lielow<G> {
         self.network_inputs(perspective, on);
     }
 
+    fn mirrored_input(input: usize) -> usize {
+        inputs::mirrored_input(G::N, input)
+    }
+
     /// By the stacks left of the start's (8 a side on 8x8, 18 on 9x9), in quarters: an
     /// opening crowded with stacks of one, a middle game of merged stacks, an ending of a
     /// few tall ones and the hunt for a king weigh their inputs differently.

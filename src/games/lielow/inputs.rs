@@ -52,6 +52,15 @@ pub fn king_input(n: usize, perspective: Player, owner: Player, square: usize) -
     2 * n * n * n + side(perspective, owner) * n * n + seen(n, perspective, square)
 }
 
+/// Input `input` of a position, as the same input of the position mirrored left to right:
+/// every input is a square of a board of side `n` (the last `n * n` of each block), and
+/// its perspective's ranks are unchanged by the mirror, so only the file turns round.
+#[inline]
+pub fn mirrored_input(n: usize, input: usize) -> usize {
+    let square = input % (n * n);
+    input - square + super::mirrored_square(n, square)
+}
+
 impl<G: Geometry> Lielow<G> {
     /// Calls `on` with each input on in this position, from `perspective`'s side.
     pub fn network_inputs(&self, perspective: Player, mut on: impl FnMut(usize)) {

@@ -178,6 +178,13 @@ static KEYS: LazyLock<Keys> = LazyLock::new(|| {
     keys
 });
 
+/// `square` on a board of side `n`, mirrored left to right: its file turned round, its
+/// rank kept.
+#[inline]
+pub(crate) fn mirrored_square(n: usize, square: usize) -> usize {
+    square - square % n + (n - 1 - square % n)
+}
+
 impl<G: Geometry> Lielow<G> {
     /// An empty board with `side` to move; the text layer and `start` fill it.
     fn empty(side: Player) -> Self {
@@ -319,6 +326,31 @@ impl<G: Geometry> Rules for Lielow<G> {
     #[inline]
     fn side_to_move(&self) -> Player {
         self.side
+    }
+
+    /// Lielow's moves go along ranks, files and diagonals, and its start is the same under
+    /// the left-right mirror: its rules are too.
+    fn mirrored(&self) -> Option<Self> {
+        let mirror = |square: usize| mirrored_square(G::N, square);
+        let mut position = Self::empty(self.side);
+        for owner in Player::BOTH {
+            for square in self.stacks[owner.index()].squares() {
+                position.put(owner, mirror(square), self.height[square]);
+            }
+            if let Some(king) = self.king(owner) {
+                position.set_crown(owner, mirror(king) as u8);
+            }
+        }
+        position.result = self.result;
+        Some(position)
+    }
+
+    fn mirrored_move(&self, mv: LielowMove) -> LielowMove {
+        let mirror = |square: usize| mirrored_square(G::N, square);
+        match mv.to() {
+            Some(to) => LielowMove::on_board(mirror(mv.from()), mirror(to)),
+            None => LielowMove::off(mirror(mv.from())),
+        }
     }
 
     fn generate_moves(&self, out: &mut Vec<LielowMove>) {
