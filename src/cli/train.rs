@@ -8,7 +8,7 @@ use ternion::core::output;
 use ternion::eval::network::Activation;
 use ternion::eval::network::file::{self, NetworkKind};
 use ternion::games::Variant;
-use ternion::tune::train::{TrainConfig, train};
+use ternion::tune::train::{TrainConfig, train_from};
 
 #[derive(Debug, Args)]
 pub struct TrainArgs {
@@ -70,6 +70,10 @@ pub struct TrainArgs {
     /// Where the starting weights and the order of the positions are drawn from.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Train on the positions as they are, not also on their mirrors (a game that mirrors,
+    /// Lielow, trains on both by default).
+    #[arg(long)]
+    no_mirror: bool,
     /// Threads to train on (the network does not depend on it); all cores by default.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
@@ -106,15 +110,6 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let inputs: Vec<&Path> = args.data.iter().map(PathBuf::as_path).collect();
     let out = output::Whole::prepare(&args.out, &inputs)
         .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
-    let mut files = Vec::new();
-    for path in &args.data {
-        let text = ternion::core::files::read_text(path)?;
-        files.push((path.display().to_string(), text));
-    }
-    let sources: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(name, text)| (name.as_str(), text.as_str()))
-        .collect();
     let mut config = TrainConfig::new(variant);
     config.hidden = args.hidden as usize;
     config.layer2 = args.layer2 as usize;
@@ -129,10 +124,20 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     config.scale = args.scale;
     config.seed = args.seed;
     config.on_terms = args.on_terms;
+    config.mirror = !args.no_mirror;
     if let Some(threads) = args.threads {
         config.threads = threads as usize;
     }
-    let report = train(&config, &sources, &mut |line| note!("{line}"))?;
+    // One file at a time: a file's text is dropped once its positions are stored.
+    let mut paths = args.data.iter();
+    let mut next = || match paths.next() {
+        Some(path) => Ok(Some((
+            path.display().to_string(),
+            ternion::core::files::read_text(path)?,
+        ))),
+        None => Ok(None),
+    };
+    let report = train_from(&config, &mut next, &mut |line| note!("{line}"))?;
     let name = variant.to_string();
     let kind = ternion::with_game!(variant, G => NetworkKind::of::<G>(&name));
     let bytes = file::to_bytes(&report.network, kind);

@@ -20,7 +20,7 @@ use std::thread;
 use std::time::Instant;
 
 use self::model::{Adam, Params, Scratch, Shape, loss, output_factor};
-use self::samples::Samples;
+use self::samples::{DataReader, Mirror, Samples, TrainingData};
 use crate::eval::network::{
     Activation, HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_HIDDEN_BELOW_LAYER2, Network,
 };
@@ -65,6 +65,9 @@ pub struct TrainConfig {
     pub hold_out_block: usize,
     /// Threads to sum gradients on (the result does not depend on it).
     pub threads: usize,
+    /// In a game that mirrors ([`crate::rules::Rules::mirrored`]), every training
+    /// position also trains as its mirror (the held-out ones are measured as they are).
+    pub mirror: bool,
 }
 
 impl TrainConfig {
@@ -86,6 +89,7 @@ impl TrainConfig {
             on_terms: false,
             hold_out_block: samples::HOLD_OUT_BLOCK,
             threads: thread::available_parallelism().map_or(1, |n| n.get()),
+            mirror: true,
         }
     }
 }
@@ -125,22 +129,63 @@ pub fn train(
     sources: &[(&str, &str)],
     progress: &mut dyn FnMut(String),
 ) -> Result<TrainReport, String> {
-    crate::with_game!(config.variant, G => train_game::<G>(config, sources, progress))
+    let mut next = sources.iter();
+    let mut source = || {
+        Ok(next
+            .next()
+            .map(|&(name, text)| (name.to_owned(), text.to_owned())))
+    };
+    train_from(config, &mut source, progress)
+}
+
+/// A source of data: the next source's name and text, `None` after the last, or why it
+/// cannot be read.
+pub type NextSource<'a> = dyn FnMut() -> Result<Option<(String, String)>, String> + 'a;
+
+/// [`train`] on sources read one at a time (each dropped once its positions are stored,
+/// so that tens of millions of positions fit in memory): each file of a run, say.
+pub fn train_from(
+    config: &TrainConfig,
+    next: &mut NextSource<'_>,
+    progress: &mut dyn FnMut(String),
+) -> Result<TrainReport, String> {
+    crate::with_game!(config.variant, G => {
+        check_shape::<G>(config)?;
+        let data = read_data::<G>(config, next, progress)?;
+        let mirror = Mirror::of::<G>().filter(|_| config.mirror);
+        train_game::<G>(config, data, mirror.as_ref(), progress)
+    })
+}
+
+/// Reads every source, then labels the positions; `progress` hears the figures of the
+/// reading (positions, seconds, memory).
+fn read_data<G: Playable>(
+    config: &TrainConfig,
+    next: &mut NextSource<'_>,
+    progress: &mut dyn FnMut(String),
+) -> Result<TrainingData, String> {
+    let started = Instant::now();
+    let mut reader = DataReader::<G>::new(config.on_terms, config.hold_out_block, config.threads);
+    while let Some((name, text)) = next()? {
+        reader.add(&name, &text)?;
+    }
+    let positions = reader.len();
+    let data = reader.finish(config.blend, config.scale)?;
+    let seconds = started.elapsed().as_secs_f64();
+    progress(format!(
+        "read {positions} positions in {seconds:.1} s ({:.0} a second), {:.0} MB held",
+        positions as f64 / seconds.max(1e-9),
+        (data.training.bytes() + data.validation.bytes()) as f64 / 1e6
+    ));
+    Ok(data)
 }
 
 fn train_game<G: Playable>(
     config: &TrainConfig,
-    sources: &[(&str, &str)],
+    data: TrainingData,
+    mirror: Option<&Mirror>,
     progress: &mut dyn FnMut(String),
 ) -> Result<TrainReport, String> {
-    check_shape::<G>(config)?;
-    let data = samples::read::<G>(
-        sources,
-        config.blend,
-        config.scale,
-        config.on_terms,
-        config.hold_out_block,
-    )?;
     // With no scores, the output is read through a default scale.
     let factor = output_factor(data.scale.unwrap_or(samples::DEFAULT_SCALE));
     let mut rng = fastrand::Rng::with_seed(config.seed);
@@ -160,17 +205,22 @@ fn train_game<G: Playable>(
     let mut chunks: Vec<Params> = (0..CHUNKS).map(|_| Params::zeros(shape)).collect();
     let mut gradient = Params::zeros(shape);
     let start_loss = mean_loss(&params, &data.validation, factor, threads);
+    let copies = 1 + usize::from(mirror.is_some());
     progress(format!(
-        "{} positions to train on, {} held out; scale K = {}; validation loss {start_loss:.6} \
-         at the start, {:.6} by the hand-written evaluation",
+        "{} positions to train on{}, {} held out; scale K = {}; validation loss \
+         {start_loss:.6} at the start, {:.6} by the hand-written evaluation",
         data.training.len(),
+        match mirror {
+            Some(_) => " (and their mirrors)",
+            None => "",
+        },
         data.validation.len(),
         data.scale
             .map_or("none (results alone)".into(), |k| format!("{k:.1}")),
         data.terms_loss,
     ));
 
-    let mut order: Vec<usize> = (0..data.training.len()).collect();
+    let mut order: Vec<usize> = (0..copies * data.training.len()).collect();
     let mut best = (f64::INFINITY, params.clone(), 0);
     let mut epochs = Vec::new();
     let mut rate = config.rate;
@@ -182,7 +232,7 @@ fn train_game<G: Playable>(
             let gradient = &mut gradient;
             total_loss += mean_gradient(
                 &params,
-                &data.training,
+                (&data.training, mirror),
                 batch,
                 factor,
                 &mut chunks,
@@ -195,9 +245,9 @@ fn train_game<G: Playable>(
         let seconds = started.elapsed().as_secs_f64();
         let epoch = Epoch {
             number,
-            training_loss: total_loss / data.training.len() as f64,
+            training_loss: total_loss / order.len() as f64,
             validation_loss: mean_loss(&params, &data.validation, factor, threads),
-            positions_per_second: data.training.len() as f64 / seconds.max(1e-9),
+            positions_per_second: order.len() as f64 / seconds.max(1e-9),
         };
         progress(format!(
             "epoch {number}/{}: {:.0} positions/s, training loss {:.6}, validation loss {:.6}",
@@ -252,12 +302,13 @@ fn check_shape<G: Playable>(config: &TrainConfig) -> Result<(), String> {
     Ok(())
 }
 
-/// Writes into `gradient` the loss's gradient over the positions `batch` of `samples`,
+/// Writes into `gradient` the loss's gradient over the positions `batch` of `samples`
+/// (with a mirror, the positions from `samples.len()` on are the mirrors of those before),
 /// the mean of the positions' (every layer's), summed on `threads` threads in `chunks`;
 /// returns the summed loss.
 fn mean_gradient(
     params: &Params,
-    samples: &Samples,
+    samples: (&Samples, Option<&Mirror>),
     batch: &[usize],
     factor: f32,
     chunks: &mut [Params],
@@ -277,7 +328,7 @@ fn mean_gradient(
 /// share of the batch each, cleared first), on `threads` threads; returns the summed loss.
 fn batch_gradient(
     params: &Params,
-    samples: &Samples,
+    (samples, mirror): (&Samples, Option<&Mirror>),
     batch: &[usize],
     factor: f32,
     chunks: &mut [Params],
@@ -297,13 +348,20 @@ fn batch_gradient(
                 scope.spawn(move || {
                     let mut scratch = Scratch::new(params.hidden, params.layer2);
                     let mut losses = Vec::with_capacity(jobs.len());
+                    let (mut own_mirrored, mut other_mirrored) = (Vec::new(), Vec::new());
                     for (positions, gradient) in jobs.iter_mut() {
                         gradient.clear();
                         let mut sum = 0.0f64;
-                        for &k in positions.iter() {
-                            let sample = samples.get(k);
+                        for &index in positions.iter() {
+                            let sample = samples.get(index % samples.len());
                             let bucket = params.bucket(sample.bucket);
-                            let (own, other) = (sample.own, sample.other);
+                            let (own, other) = match mirror {
+                                Some(mirror) if index >= samples.len() => {
+                                    mirror.apply(&sample, &mut own_mirrored, &mut other_mirrored);
+                                    (&own_mirrored[..], &other_mirrored[..])
+                                }
+                                _ => (sample.own, sample.other),
+                            };
                             let output =
                                 params.forward(own, other, bucket, &mut scratch) + sample.offset;
                             let (l, slope) = loss(output, sample.target, factor);
@@ -395,7 +453,7 @@ mod tests {
         let factor = output_factor(400.0);
         mean_gradient(
             &params,
-            &data.training,
+            (&data.training, None),
             &batch,
             factor,
             &mut chunks,

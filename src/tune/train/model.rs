@@ -174,7 +174,7 @@ impl Params {
     }
 
     /// The accumulator of one perspective: the bias plus the columns of `on`.
-    fn accumulate(&self, on: &[u32], out: &mut [f32]) {
+    fn accumulate(&self, on: &[u16], out: &mut [f32]) {
         out.copy_from_slice(&self.input_bias);
         for &input in on {
             let start = input as usize * self.hidden;
@@ -188,7 +188,7 @@ impl Params {
     /// The output for a position whose inputs on are `own` (the side to move's view) and
     /// `other`, by the output layer of `bucket`, in units of [`SCALE`] centipawns; `scratch`
     /// holds both accumulators (and the second layer's sums) after.
-    pub fn forward(&self, own: &[u32], other: &[u32], bucket: usize, scratch: &mut Scratch) -> f32 {
+    pub fn forward(&self, own: &[u16], other: &[u16], bucket: usize, scratch: &mut Scratch) -> f32 {
         let h = self.hidden;
         self.accumulate(own, &mut scratch.accumulators[..h]);
         self.accumulate(other, &mut scratch.accumulators[h..]);
@@ -217,7 +217,7 @@ impl Params {
     /// by the output) for the position [`Params::forward`] last saw in `scratch`.
     pub fn backward(
         &self,
-        (own, other, bucket): (&[u32], &[u32], usize),
+        (own, other, bucket): (&[u16], &[u16], usize),
         slope: f32,
         scratch: &Scratch,
         gradient: &mut Params,
@@ -456,7 +456,7 @@ mod tests {
                 .iter_mut()
                 .for_each(|w| *w += rng.f32() - 0.5);
             let bucket = buckets - 1;
-            let (own, other) = ([1u32, 4, 9, 22], [3u32, 4, 17]);
+            let (own, other) = ([1u16, 4, 9, 22], [3u16, 4, 17]);
             let mut scratch = Scratch::new(8, layer2);
             params.forward(&own, &other, bucket, &mut scratch);
             let mut gradient = Params::zeros(shape);
@@ -530,8 +530,8 @@ mod tests {
             let mut scratch = Scratch::new(32, layer2);
             let mut worst = 0.0f32;
             for _ in 0..200 {
-                let mut pick = || -> Vec<u32> {
-                    let mut on: Vec<u32> = (0..12).map(|_| rng.u32(..50)).collect();
+                let mut pick = || -> Vec<u16> {
+                    let mut on: Vec<u16> = (0..12).map(|_| rng.u16(..50)).collect();
                     on.sort_unstable();
                     on.dedup();
                     on
