@@ -23,6 +23,10 @@ pub const PRODUCTION_SCOPE: &str = "default-m2m-resource-server-zssvzy/communica
 const REFRESH_EARLY: Duration = Duration::from_secs(60);
 /// The most of a reply's body that is read (a token, or `/botQuery`'s game JSON).
 const MAX_REPLY: u64 = 4 * 1024 * 1024;
+/// How the error of a token refused for the credentials begins.
+const REFUSED: &str = "the token endpoint refused the credentials";
+/// The longest life a token is kept for, in seconds, whatever the token endpoint says.
+const MAX_TOKEN_LIFE: u64 = 24 * 3600;
 /// How much of a refusal's body goes into an error message.
 const QUOTED: usize = 300;
 
@@ -86,12 +90,15 @@ pub enum PostError {
 }
 
 impl PostError {
-    /// Whether trying the same call again later may succeed: a network failure or a
-    /// server error, not a refusal of the move itself.
+    /// Whether trying the same call again later may succeed: a network failure, a token
+    /// not had, too many calls (429) or a gateway that failed (502, 503, 504). Not a 500:
+    /// AbstractPlay answers every refusal of a move with 500 and a message ("not your
+    /// turn", "Unable to apply move"; `api/abstractplay.ts`), and a late retry could land
+    /// on a new position.
     pub fn is_transient(&self) -> bool {
         match self {
             PostError::Network(_) | PostError::Token(_) => true,
-            PostError::Refused { status, .. } => *status >= 500 || *status == 429,
+            PostError::Refused { status, .. } => matches!(status, 429 | 502..=504),
         }
     }
 }
@@ -100,12 +107,19 @@ impl std::fmt::Display for PostError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             PostError::Token(why) => write!(f, "no token: {why}"),
-            PostError::Refused { status, body } => {
-                write!(f, "/botQuery answered {status}: {}", quoted(body))
-            }
+            PostError::Refused { status, body } => match message_of(body) {
+                Some(message) => write!(f, "/botQuery answered {status}: {}", quoted(&message)),
+                None => write!(f, "/botQuery answered {status}: {}", quoted(body)),
+            },
             PostError::Network(why) => write!(f, "/botQuery not reached: {why}"),
         }
     }
+}
+
+/// The `message` of an AbstractPlay error body (`{"message": "..."}`), if it has one.
+fn message_of(body: &str) -> Option<String> {
+    let json: serde_json::Value = serde_json::from_str(body).ok()?;
+    json.get("message")?.as_str().map(str::to_owned)
 }
 
 /// A token and when to stop using it.
@@ -201,6 +215,20 @@ impl Client {
         Ok(value)
     }
 
+    /// Fetches the first token, so that credentials the token endpoint refuses (a 4xx)
+    /// stop the bot at its start, not at its first move; an endpoint that cannot be
+    /// reached or fails now is only logged, and asked again at the first move.
+    pub fn check_credentials(&self) -> Result<(), String> {
+        match self.token(None) {
+            Ok(_) => Ok(()),
+            Err(why) if why.starts_with(REFUSED) => Err(why),
+            Err(why) => {
+                log::warn!("no token at the start ({why}): asked again at the first move");
+                Ok(())
+            }
+        }
+    }
+
     /// A new token from the token endpoint.
     fn fetch_token(&self) -> Result<Token, String> {
         let asked = Instant::now();
@@ -215,6 +243,9 @@ impl Client {
             ])
             .map_err(|e| format!("the token endpoint was not reached: {e}"))?;
         let (status, body) = read_reply(response)?;
+        if (400..=499).contains(&status) {
+            return Err(format!("{REFUSED} ({status}): {}", quoted(&body)));
+        }
         if !(200..=299).contains(&status) {
             return Err(format!(
                 "the token endpoint answered {status}: {}",
@@ -226,8 +257,9 @@ impl Client {
         if reply.access_token.is_empty() {
             return Err("the token endpoint's answer holds no access_token".to_owned());
         }
-        // As the reference client: at least a minute of life, a minute kept in hand.
-        let life = Duration::from_secs(reply.expires_in.unwrap_or(3600).max(60));
+        // As the reference client: at least a minute of life, a minute kept in hand; and at
+        // most a day, whatever the endpoint says (a life of 2^64 - 1 s is no instant).
+        let life = Duration::from_secs(reply.expires_in.unwrap_or(3600).clamp(60, MAX_TOKEN_LIFE));
         log::info!(
             "token: fetched, valid {} s, used until a minute before that",
             life.as_secs()
@@ -337,19 +369,21 @@ mod tests {
     #[test]
     fn only_failures_that_may_pass_are_tried_again() {
         assert!(PostError::Network("timed out".into()).is_transient());
-        assert!(
-            PostError::Refused {
-                status: 503,
-                body: String::new()
-            }
-            .is_transient()
-        );
-        assert!(
-            !PostError::Refused {
-                status: 400,
-                body: String::new()
-            }
-            .is_transient()
+        assert!(PostError::Token("the token endpoint answered 500".into()).is_transient());
+        let refused = |status| PostError::Refused {
+            status,
+            body: r#"{"message":"not your turn"}"#.into(),
+        };
+        for status in [429, 502, 503, 504] {
+            assert!(refused(status).is_transient(), "{status}");
+        }
+        // AbstractPlay's refusals of a move are 500s: never tried again.
+        for status in [400, 403, 404, 409, 500, 501] {
+            assert!(!refused(status).is_transient(), "{status}");
+        }
+        assert_eq!(
+            refused(500).to_string(),
+            "/botQuery answered 500: not your turn"
         );
     }
 }

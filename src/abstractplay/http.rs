@@ -79,16 +79,18 @@ fn parse_head(bytes: &[u8]) -> Result<Option<Head>, Unreadable> {
             "x-signature-nonce" => &mut request.nonce,
             "x-signature" => &mut request.signature,
             "x-forwarded-for" => {
-                request.forwarded_for = Some(crate::core::printable::visible(value));
+                request.forwarded_for = Some(crate::core::printable::echo(value));
                 continue;
             }
             "transfer-encoding" => {
                 return Err(unreadable(411, "a chunked body: Content-Length is needed"));
             }
             "content-length" => {
-                let read: usize = value
-                    .parse()
-                    .map_err(|_| unreadable(400, "a Content-Length that is no number"))?;
+                // Digits alone (RFC 9110: `1*DIGIT`); `parse` would take "+5" as 5.
+                let read: usize = Some(value)
+                    .filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+                    .and_then(|v| v.parse().ok())
+                    .ok_or_else(|| unreadable(400, "a Content-Length that is no number"))?;
                 // Two lengths that differ are how requests get smuggled past proxies.
                 if length.is_some_and(|other| other != read) {
                     return Err(unreadable(400, "two Content-Length headers"));
@@ -252,10 +254,10 @@ mod tests {
             status("POST / HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n"),
             Some(400)
         );
-        assert_eq!(
-            status("POST / HTTP/1.1\r\nContent-Length: -3\r\n\r\n"),
-            Some(400)
-        );
+        for length in ["-3", "+5", "", " ", "0x5", "5 5", "５"] {
+            let head = format!("POST / HTTP/1.1\r\nContent-Length: {length}\r\n\r\n12345");
+            assert_eq!(status(&head), Some(400), "{length:?}");
+        }
         let huge = format!(
             "POST / HTTP/1.1\r\nContent-Length: {}\r\n\r\n",
             MAX_BODY + 1

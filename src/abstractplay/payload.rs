@@ -12,6 +12,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use crate::core::printable::echo;
+
 use crate::games::Variant;
 use crate::games::lielow::abstractplay::from_abstractplay;
 use crate::games::lielow::geometry::Geometry;
@@ -62,6 +64,24 @@ pub struct MoveRequest {
     /// Every move so far: rounds, each the players' moves in seat order.
     pub moves: Vec<Vec<String>>,
 }
+
+/// Whether `id` may be a game's id: AbstractPlay's are UUIDs; at most 64 letters, digits,
+/// `-`, `_` and `.` are taken, so that whatever a request names a game goes into the log as
+/// it is, on one line.
+pub fn is_game_id(id: &str) -> bool {
+    (1..=64).contains(&id.len())
+        && (id.bytes()).all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+}
+
+/// A request's game and variants for a message, each echoed (cut, on one line).
+fn game_words(request: &MoveRequest) -> String {
+    let variants: Vec<String> = request.variants.iter().map(|v| echo(v)).collect();
+    format!("'{}' {variants:?}", echo(&request.meta_game))
+}
+
+/// The most a move is thought on when AbstractPlay reports a clock of 0 hours (under half
+/// an hour left).
+pub const UNDER_HALF_AN_HOUR: Duration = Duration::from_secs(2);
 
 fn two() -> u32 {
     2
@@ -115,12 +135,11 @@ impl MoveRequest {
     /// checked by ternion's rules; the error names the first move that does not replay.
     /// A game that is over, or whose turn is not the bot's to play, is refused too.
     pub fn rebuild(&self) -> Result<Rebuilt, String> {
-        let variant = variant_of(&self.meta_game, &self.variants).ok_or_else(|| {
-            format!(
-                "{} {:?} is not a game ternion plays",
-                self.meta_game, self.variants
-            )
-        })?;
+        if !is_game_id(&self.gameid) {
+            return Err(format!("not a game id: '{}'", echo(&self.gameid)));
+        }
+        let variant = variant_of(&self.meta_game, &self.variants)
+            .ok_or_else(|| format!("{} is not a game ternion plays", game_words(self)))?;
         if self.num_players != 2 {
             return Err(format!("{} players, not 2", self.num_players));
         }
@@ -131,12 +150,18 @@ impl MoveRequest {
         Ok(Rebuilt { variant, moves })
     }
 
-    /// The time to think on this move: `budget`, but never more than a tenth of the clock
-    /// the request reports.
+    /// The time to think on this move: `budget`, but never more than a tenth of the least
+    /// the clock may hold. AbstractPlay sends the bot's clock in whole hours, rounded
+    /// (`Math.round(ms / 3_600_000)`, `lib/botOutbound.ts`): `n` hours may be as little as
+    /// `n - 0.5`, and 0 says only that less than half an hour is left, perhaps seconds; then
+    /// the bot thinks at most [`UNDER_HALF_AN_HOUR`].
     pub fn think_time(&self, budget: Duration) -> Duration {
-        let clock =
-            Duration::try_from_secs_f64(self.clock_curr.max(0.0) * 3600.0).unwrap_or(Duration::MAX);
-        budget.min(clock / 10)
+        if self.clock_curr.is_nan() || self.clock_curr < 0.5 {
+            return budget.min(UNDER_HALF_AN_HOUR);
+        }
+        let least =
+            Duration::try_from_secs_f64((self.clock_curr - 0.5) * 3600.0).unwrap_or(Duration::MAX);
+        budget.min(least / 10)
     }
 }
 
@@ -220,14 +245,23 @@ mod tests {
             request.think_time(Duration::from_secs(5)),
             Duration::from_secs(5)
         );
-        let short = MoveRequest {
-            clock_curr: 0.01,
+        // AbstractPlay's whole hours: 1 may be half an hour, whose tenth is 3 minutes; 0 is
+        // under half an hour, perhaps seconds: at most 2 s.
+        let hours = |clock_curr: f64| MoveRequest {
+            clock_curr,
             ..request.clone()
         };
+        let minutes = |m: u64| Duration::from_secs(60 * m);
+        assert_eq!(hours(1.0).think_time(minutes(60)), minutes(3));
         assert_eq!(
-            short.think_time(Duration::from_secs(5)),
-            Duration::from_millis(3600)
+            hours(1.0).think_time(Duration::from_secs(5)),
+            Duration::from_secs(5)
         );
+        for clock in [0.0, -1.0, f64::NAN] {
+            assert_eq!(hours(clock).think_time(minutes(1)), UNDER_HALF_AN_HOUR);
+            let short = Duration::from_millis(300);
+            assert_eq!(hours(clock).think_time(short), short);
+        }
         // A move that is not legal, or written with the wrong separator, does not replay.
         for (rounds, error) in [
             (
@@ -255,5 +289,25 @@ mod tests {
             ..request
         };
         assert_eq!(nine.rebuild().unwrap().moves, ["i3i4"]);
+    }
+
+    #[test]
+    fn a_game_id_that_is_no_id_is_refused_and_echoed_on_one_line() {
+        let body = br#"{"verb":"move","metaGame":"lielow","gameid":"g","clockCurr":2,"moves":[]}"#;
+        let Webhook::Move(request) = Webhook::parse(body).unwrap() else {
+            panic!("a move request")
+        };
+        assert!(request.rebuild().is_ok());
+        assert!(is_game_id("0f8fad5b-d9cb-469f-a165-70867728950e"));
+        let long = "x".repeat(200_000);
+        for id in ["", "a\nINFO forged line", "g 1", &long] {
+            let bad = MoveRequest {
+                gameid: id.to_owned(),
+                ..request.clone()
+            };
+            let why = bad.rebuild().unwrap_err();
+            assert!(why.starts_with("not a game id"), "{why}");
+            assert!(why.len() < 100 && !why.contains('\n'), "{why}");
+        }
     }
 }

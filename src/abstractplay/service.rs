@@ -36,6 +36,7 @@ use super::payload::{MoveRequest, Rebuilt};
 use super::think::{self, EngineSetup};
 use super::verify::{SignatureHeaders, Verifier};
 use super::webhook::{self, Reply};
+use crate::core::printable::echo;
 
 /// Connections answered at once; one more is refused with `503` at once.
 pub const MAX_CONNECTIONS: usize = 64;
@@ -226,9 +227,13 @@ impl Bot {
         // The clock ran while the move waited in the queue; and the longer the queue, the
         // shorter each move, so that a busy hour does not fill it.
         let budget = under_load(self.setup.think, self.setup.workers, self.pending().len());
-        let think = job
-            .request
-            .think_time(budget)
+        let allowed = job.request.think_time(budget);
+        log::info!(
+            "game {gameid}: ply {ply}: {:.3} s to think (clock {} h)",
+            allowed.as_secs_f64(),
+            job.request.clock_curr
+        );
+        let think = allowed
             .saturating_sub(job.received.elapsed())
             .max(LEAST_THINK);
         let chosen = match think::choose(&job.game, think, self.setup.engine) {
@@ -357,15 +362,20 @@ fn as_webhook(request: &RawRequest) -> webhook::Request<'_> {
     }
 }
 
+/// Signed words for the log, each echoed (cut, on one line), at most eight of them.
+fn echoed(words: &[String]) -> Vec<String> {
+    words.iter().take(8).map(|word| echo(word)).collect()
+}
+
 /// The log line of an answer given at once.
 fn log_reply(reply: &Reply, peer: &str) {
     match reply {
         Reply::Operational => log::info!("{peer}: ping: operational"),
         Reply::Accepted(challenge) => log::info!(
             "challenge from {:?}: {} {:?}, clock {} h + {} h (at most {} h): accepted",
-            challenge.challengers,
-            challenge.meta_game,
-            challenge.variants,
+            echoed(&challenge.challengers),
+            echo(&challenge.meta_game),
+            echoed(&challenge.variants),
             challenge.clock_start,
             challenge.clock_inc,
             challenge.clock_max

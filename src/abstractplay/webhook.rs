@@ -15,6 +15,7 @@
 
 use super::payload::{Challenge, MoveRequest, Rebuilt, Webhook, variant_of};
 use super::verify::{SignatureHeaders, Verifier};
+use crate::core::printable::echo;
 
 /// One request as the server read it.
 #[derive(Clone, Copy, Debug)]
@@ -85,14 +86,19 @@ pub fn answer(verifier: &Verifier, request: Request<'_>, now: u64) -> Reply {
             match variant_of(&challenge.meta_game, &challenge.variants) {
                 Some(_) => Reply::Accepted(Box::new(challenge)),
                 None => Reply::Declined(format!(
-                    "ternion plays lielow (8x8, or size-9), not {} {:?}",
-                    challenge.meta_game, challenge.variants
+                    "ternion plays lielow (8x8, or size-9), not '{}' {:?}",
+                    echo(&challenge.meta_game),
+                    challenge
+                        .variants
+                        .iter()
+                        .map(|v| echo(v))
+                        .collect::<Vec<_>>()
                 )),
             }
         }
         Ok(Webhook::Move(request)) => match request.rebuild() {
             Ok(game) => Reply::Queued(Box::new(request), game),
-            Err(why) => Reply::BadRequest(format!("game {}: {why}", request.gameid)),
+            Err(why) => Reply::BadRequest(format!("game '{}': {why}", echo(&request.gameid))),
         },
     }
 }

@@ -12,6 +12,8 @@ use ternion::abstractplay::client::{self, Client, Credentials, Endpoints};
 use ternion::abstractplay::service::{self, BotSetup};
 use ternion::abstractplay::think::EngineSetup;
 use ternion::abstractplay::verify::{self, Verifier};
+use ternion::protocol::options::max_hash_mib;
+use ternion::search::max_threads;
 
 #[derive(Debug, Args)]
 pub struct AbstractplayArgs {
@@ -46,13 +48,14 @@ pub struct AbstractplayArgs {
     /// Moves that may wait for an engine; more are answered 503.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u16).range(1..=4096))]
     queue: u16,
-    /// Search threads of each engine.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-    threads: u16,
-    /// Transposition table of each engine, in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 64,
-          value_parser = clap::value_parser!(u32).range(1..=65536))]
-    hash: u32,
+    /// Search threads of each engine; all the engines' together at most twice this
+    /// machine's cores, as the protocol's `Threads`.
+    #[arg(long, default_value_t = 1, value_parser = super::search_threads)]
+    threads: usize,
+    /// Transposition table of each engine, in MiB; all the engines' together at most half
+    /// this machine's memory, as the protocol's `Hash`.
+    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = super::hash_mib)]
+    hash: usize,
     /// Seconds each call to AbstractPlay may take (the token, a move) before it is given up.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = positive_seconds)]
     timeout: f64,
@@ -68,8 +71,34 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// Refuses engines the machine cannot hold: `--games` tables of `--hash` MiB beyond the
+/// protocol's bound on one table (half the memory), or `--games` engines of `--threads`
+/// beyond its bound on one search's threads (twice the cores). Checked before the bot
+/// takes a move, so that it never dies at a move allocating a table.
+fn check_engines(args: &AbstractplayArgs) -> Result<(), String> {
+    let games = usize::from(args.games);
+    let (hash, most_hash) = (games * args.hash, max_hash_mib() as usize);
+    if hash > most_hash {
+        return Err(format!(
+            "--games {games} x --hash {} is {hash} MiB of tables, more than this machine \
+             allows ({most_hash} MiB, half its memory)",
+            args.hash
+        ));
+    }
+    let (threads, most_threads) = (games * args.threads, max_threads());
+    if threads > most_threads {
+        return Err(format!(
+            "--games {games} x --threads {} is {threads} search threads, more than this \
+             machine allows ({most_threads}, twice its cores)",
+            args.threads
+        ));
+    }
+    Ok(())
+}
+
 /// Runs the bot until it is killed; `Err` carries the one-line message for stderr.
 pub fn run(args: &AbstractplayArgs) -> Result<(), String> {
+    check_engines(args)?;
     let credentials = Credentials::from_environment()?;
     let timeout = Duration::from_secs_f64(args.timeout);
     let endpoints = Endpoints {
@@ -79,6 +108,8 @@ pub fn run(args: &AbstractplayArgs) -> Result<(), String> {
     };
     let client = Client::new(endpoints, credentials, timeout)?;
     let verifier = load_key(args.public_key.as_deref())?;
+    // Last of the checks: it is the one that calls AbstractPlay.
+    client.check_credentials()?;
     let (listener, address) =
         service::bind(args.listen).map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
     let setup = BotSetup {
@@ -86,8 +117,8 @@ pub fn run(args: &AbstractplayArgs) -> Result<(), String> {
         workers: usize::from(args.games),
         queue: usize::from(args.queue),
         engine: EngineSetup {
-            threads: usize::from(args.threads),
-            hash_mib: args.hash as usize,
+            threads: args.threads,
+            hash_mib: args.hash,
         },
     };
     log::info!(

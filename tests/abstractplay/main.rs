@@ -23,11 +23,17 @@ use ternion::rules::{Notation, Rules};
 
 /// The most a test waits for the bot's move.
 const MOVE_WAIT: Duration = Duration::from_secs(60);
+thread_local! {
+    /// The bot's clock the stand-in reports in this test's move requests, in whole hours.
+    static CLOCK_HOURS: std::cell::Cell<u64> = const { std::cell::Cell::new(24) };
+}
+
 /// How a test bot plays: fast, and gives up a call after a second.
 const FAST: &[&str] = &["--think", "0.02", "--timeout", "1"];
 
-/// The move request of game `gameid` after `history` (AbstractPlay's strings, in order).
-fn move_request(gameid: &str, size9: bool, history: &[String], clock_hours: f64) -> String {
+/// The move request of game `gameid` after `history` (AbstractPlay's strings, in order),
+/// the bot's clock in whole hours as AbstractPlay rounds it.
+fn move_request(gameid: &str, size9: bool, history: &[String], clock_hours: u64) -> String {
     let rounds: Vec<&[String]> = history.chunks(2).collect();
     let variants: &[&str] = if size9 { &["size-9"] } else { &[] };
     serde_json::json!({
@@ -65,7 +71,7 @@ fn bots_move<G: Geometry>(
     game: &mut Lielow<G>,
     history: &mut Vec<String>,
 ) {
-    let body = move_request(gameid, G::N == 9, history, 24.0);
+    let body = move_request(gameid, G::N == 9, history, CLOCK_HOURS.get());
     let (status, answer) = post_signed(bot.address, &body);
     assert_eq!(status, 202, "{answer}; log:\n{}", bot.log());
     let posted = api
@@ -197,11 +203,36 @@ fn whole_games_on_both_boards_end_by_the_rules() {
 }
 
 #[test]
+fn a_whole_game_at_a_clock_of_zero_hours_thinks_the_stated_floor() {
+    // AbstractPlay rounds the clock to whole hours: under half an hour is 0.
+    CLOCK_HOURS.set(0);
+    let api = Api::start();
+    let bot = Bot::start(&api, &["--think", "0.05", "--timeout", "1"]);
+    whole_game::<Board8>(&api, &bot, "clock-zero", 5, true);
+    let log = bot.log();
+    assert!(log.contains("0.050 s to think (clock 0 h)"), "{log}");
+    // With more asked, at most 2 s: one move at --think 30.
+    let slow = Bot::start(&api, &["--think", "30", "--timeout", "1"]);
+    let (status, _) = post_signed(slow.address, &move_request("floor", false, &[], 0));
+    assert_eq!(status, 202);
+    assert!(
+        api.next_move("floor", MOVE_WAIT).is_some(),
+        "{}",
+        slow.log()
+    );
+    assert!(
+        slow.log().contains("2.000 s to think (clock 0 h)"),
+        "{}",
+        slow.log()
+    );
+}
+
+#[test]
 fn requests_that_are_not_abstractplays_are_refused_and_change_nothing() {
     let api = Api::start();
     let bot = Bot::start(&api, FAST);
     let address = bot.address;
-    let request = |gameid: &str| move_request(gameid, false, &[], 24.0);
+    let request = |gameid: &str| move_request(gameid, false, &[], 24);
     // The ping.
     let (status, body) = standin::send_raw(address, b"GET /bot HTTP/1.1\r\nHost: x\r\n\r\n");
     assert_eq!((status, body.as_str()), (200, r#"{"operational":true}"#));
@@ -235,7 +266,7 @@ fn requests_that_are_not_abstractplays_are_refused_and_change_nothing() {
     assert_eq!(post(address, &once, &body).0, 401);
     assert!(api.next_move("refused", MOVE_WAIT).is_some());
     // Signed, but not what the bot can act on: 400, logged, nothing posted.
-    let illegal = move_request("illegal", false, &["a2-a3".into(), "a7-a5".into()], 24.0);
+    let illegal = move_request("illegal", false, &["a2-a3".into(), "a7-a5".into()], 24);
     let cases = [
         ("not json at all".to_owned(), 400),
         (r#"{"verb":"move","gameid":"g"}"#.to_owned(), 400),
@@ -243,7 +274,7 @@ fn requests_that_are_not_abstractplays_are_refused_and_change_nothing() {
         (challenge("abande", &[]), 400),
         (challenge("lielow", &["size-10"]), 400),
         (
-            move_request("unknown", false, &[], 24.0).replace("lielow", "abande"),
+            move_request("unknown", false, &[], 24).replace("lielow", "abande"),
             400,
         ),
         (illegal, 400),
@@ -293,39 +324,43 @@ fn requests_that_are_not_abstractplays_are_refused_and_change_nothing() {
 #[test]
 fn a_failing_or_refusing_token_endpoint_is_retried_and_a_refused_token_replaced() {
     let api = Api::start();
+    // The first token is fetched at the start.
     let bot = Bot::start(&api, FAST);
-    // The token endpoint fails once, then refuses once: the third try of the move goes.
+    assert_eq!(api.token_calls(), 1);
+    // `/botQuery` refuses it, then the token endpoint fails once and refuses once: the
+    // third try of the move goes.
+    api.next_queries(&[QueryMode::RefuseToken]);
     api.next_tokens(&[TokenMode::Fail, TokenMode::Refuse]);
     assert_eq!(
-        post_signed(bot.address, &move_request("t1", false, &[], 24.0)).0,
+        post_signed(bot.address, &move_request("t1", false, &[], 24)).0,
         202
     );
     assert!(api.next_move("t1", MOVE_WAIT).is_some(), "{}", bot.log());
-    assert_eq!(api.token_calls(), 3);
+    assert_eq!(api.token_calls(), 4);
     let log = bot.log();
     assert!(log.contains("the token endpoint answered 500"), "{log}");
-    assert!(log.contains("the token endpoint answered 401"), "{log}");
+    assert!(log.contains("refused the credentials (401)"), "{log}");
     // `/botQuery` refuses the kept token: a new one, and the move posted at once.
     api.next_queries(&[QueryMode::RefuseToken]);
     assert_eq!(
-        post_signed(bot.address, &move_request("t2", false, &[], 24.0)).0,
+        post_signed(bot.address, &move_request("t2", false, &[], 24)).0,
         202
     );
     assert!(api.next_move("t2", MOVE_WAIT).is_some(), "{}", bot.log());
-    assert_eq!(api.token_calls(), 4);
+    assert_eq!(api.token_calls(), 5);
     assert!(bot.log().contains("/botQuery refused the token (401)"));
     // The kept token refused, and a token endpoint that then gives none: the move is given
     // up after three tries, and the bot goes on answering.
     api.next_queries(&[QueryMode::RefuseToken]);
     api.next_tokens(&[TokenMode::Refuse; 3]);
     assert_eq!(
-        post_signed(bot.address, &move_request("t3", false, &[], 24.0)).0,
+        post_signed(bot.address, &move_request("t3", false, &[], 24)).0,
         202
     );
     assert!(bot.wait_for_log("given up", MOVE_WAIT), "{}", bot.log());
     assert_eq!(api.unread("t3"), 0);
     assert_eq!(
-        post_signed(bot.address, &move_request("t4", false, &[], 24.0)).0,
+        post_signed(bot.address, &move_request("t4", false, &[], 24)).0,
         202
     );
     assert!(api.next_move("t4", MOVE_WAIT).is_some(), "{}", bot.log());
@@ -338,7 +373,7 @@ fn a_botquery_that_hangs_is_given_up_and_tried_again() {
     let bot = Bot::start(&api, FAST);
     api.next_queries(&[QueryMode::Hang(Duration::from_secs(5))]);
     assert_eq!(
-        post_signed(bot.address, &move_request("slow", false, &[], 24.0)).0,
+        post_signed(bot.address, &move_request("slow", false, &[], 24)).0,
         202
     );
     // The call gives up after its second (`--timeout 1`); the next try a second later goes.
@@ -349,6 +384,78 @@ fn a_botquery_that_hangs_is_given_up_and_tried_again() {
         bot.log()
     );
     assert_eq!(api.query_calls(), 2);
+}
+
+#[test]
+fn a_move_abstractplay_refuses_is_not_posted_again_and_a_gateway_failure_is() {
+    let api = Api::start();
+    let bot = Bot::start(&api, FAST);
+    // The real site's refusal: 500 and a message. Logged, never tried again.
+    api.next_queries(&[QueryMode::Status(500, "not your turn")]);
+    let calls = api.query_calls();
+    assert_eq!(
+        post_signed(bot.address, &move_request("refused", false, &[], 24)).0,
+        202
+    );
+    assert!(bot.wait_for_log("given up", MOVE_WAIT), "{}", bot.log());
+    assert!(
+        bot.log().contains("/botQuery answered 500: not your turn"),
+        "{}",
+        bot.log()
+    );
+    // Another move goes through in the meantime: the refused one was not tried again.
+    assert_eq!(
+        post_signed(bot.address, &move_request("next", false, &[], 24)).0,
+        202
+    );
+    assert!(api.next_move("next", MOVE_WAIT).is_some(), "{}", bot.log());
+    assert_eq!(api.query_calls(), calls + 2);
+    assert_eq!(api.unread("refused"), 0);
+    // A gateway's failures (502, 503, 504) and 429 may pass: tried again.
+    api.next_queries(&[QueryMode::Status(502, "Bad Gateway")]);
+    assert_eq!(
+        post_signed(bot.address, &move_request("gateway", false, &[], 24)).0,
+        202
+    );
+    assert!(
+        api.next_move("gateway", MOVE_WAIT).is_some(),
+        "{}",
+        bot.log()
+    );
+    assert!(
+        bot.log()
+            .contains("answered 502: Bad Gateway; again in 1 s")
+    );
+}
+
+#[test]
+fn a_token_of_endless_life_is_kept_a_day_and_wrong_credentials_stop_the_start() {
+    let api = Api::start();
+    // expires_in 18446744073709551615: the bot neither panics nor trusts it.
+    api.next_tokens(&[TokenMode::IssueForever]);
+    let bot = Bot::start(&api, FAST);
+    for gameid in ["forever-1", "forever-2"] {
+        let (status, _) = post_signed(bot.address, &move_request(gameid, false, &[], 24));
+        assert_eq!(status, 202, "{}", bot.log());
+        assert!(api.next_move(gameid, MOVE_WAIT).is_some(), "{}", bot.log());
+    }
+    assert!(bot.log().contains("valid 86400 s"), "{}", bot.log());
+    assert_eq!(api.token_calls(), 1);
+    // Credentials the token endpoint refuses: the bot does not start, and says why.
+    api.next_tokens(&[TokenMode::Refuse]);
+    let log = Bot::try_start(&api, FAST)
+        .err()
+        .expect("a bot with refused credentials");
+    let why: Vec<&str> = log.lines().filter(|l| l.starts_with("ternion: ")).collect();
+    assert_eq!(why.len(), 1, "{log}");
+    assert!(why[0].contains("refused the credentials (401)"), "{log}");
+    // A token endpoint that fails at the start is asked again at the first move.
+    api.next_tokens(&[TokenMode::Fail]);
+    let bot = Bot::start(&api, FAST);
+    assert!(bot.log().contains("no token at the start"), "{}", bot.log());
+    let (status, _) = post_signed(bot.address, &move_request("later", false, &[], 24));
+    assert_eq!(status, 202);
+    assert!(api.next_move("later", MOVE_WAIT).is_some(), "{}", bot.log());
 }
 
 #[test]
@@ -391,7 +498,7 @@ fn a_full_queue_answers_busy_and_a_turn_asked_twice_is_played_once() {
         .map(|index| {
             post_signed(
                 bot.address,
-                &move_request(&format!("q{index}"), false, &[], 24.0),
+                &move_request(&format!("q{index}"), false, &[], 24),
             )
             .0
         })
@@ -399,7 +506,7 @@ fn a_full_queue_answers_busy_and_a_turn_asked_twice_is_played_once() {
     assert_eq!(statuses[0], 202);
     assert!(statuses.contains(&503), "{statuses:?}");
     // The same turn again while it is played: answered, played once.
-    let again = post_signed(bot.address, &move_request("q0", false, &[], 24.0)).0;
+    let again = post_signed(bot.address, &move_request("q0", false, &[], 24)).0;
     assert_eq!(again, 202);
     for (index, status) in statuses.iter().enumerate() {
         let gameid = format!("q{index}");
@@ -458,7 +565,13 @@ fn a_bot_that_cannot_run_safely_says_why_in_one_line_and_does_not_start() {
     let key_arg = not_a_key.display().to_string();
     let dir_arg = dir.display().to_string();
     let query = ["--bot-query-url", "http://127.0.0.1:9/botQuery"];
-    let cases: [(&[&str], bool, &str); 6] = [
+    // The machine's bounds, as the protocol's options give them.
+    let most_hash = ternion::protocol::options::max_hash_mib();
+    let most_threads = ternion::search::max_threads();
+    let (one_table, one_engine) = (most_hash.to_string(), most_threads.to_string());
+    let over_hash = (most_hash + 1).to_string();
+    let over_threads = (most_threads + 1).to_string();
+    let cases: [(&[&str], bool, &str); 10] = [
         (&query, false, "AP_BOT_CLIENT_ID is not set"),
         (
             &["--bot-query-url", "http://bots.example.org/botQuery"],
@@ -484,6 +597,27 @@ fn a_bot_that_cannot_run_safely_says_why_in_one_line_and_does_not_start() {
             &[&query[..], &["--think", "0"]].concat(),
             true,
             "seconds above 0",
+        ),
+        // One table beyond half the memory, or two within it that together are not.
+        (
+            &[&query[..], &["--hash", &over_hash]].concat(),
+            true,
+            "Hash",
+        ),
+        (
+            &[&query[..], &["--games", "2", "--hash", &one_table]].concat(),
+            true,
+            "MiB of tables",
+        ),
+        (
+            &[&query[..], &["--threads", &over_threads]].concat(),
+            true,
+            "Threads",
+        ),
+        (
+            &[&query[..], &["--games", "2", "--threads", &one_engine]].concat(),
+            true,
+            "search threads",
         ),
     ];
     for (args, credentials, reason) in cases {
@@ -517,7 +651,7 @@ fn a_bot_that_cannot_run_safely_says_why_in_one_line_and_does_not_start() {
 
 /// Asks `bot` for the first move of `gameid` and waits until it is queued.
 fn queue_first_move(bot: &Bot, gameid: &str) {
-    let (status, _) = post_signed(bot.address, &move_request(gameid, false, &[], 24.0));
+    let (status, _) = post_signed(bot.address, &move_request(gameid, false, &[], 24));
     assert_eq!(status, 202, "{}", bot.log());
     let queued = format!("game {gameid}: ply 1 queued");
     assert!(bot.wait_for_log(&queued, MOVE_WAIT), "{}", bot.log());
@@ -535,7 +669,7 @@ fn a_stopped_bot_posts_every_move_it_takes_then_exits() {
         bot.log()
     );
     // AbstractPlay sends a turn once: while the bot stops, a new move is still taken.
-    let late = post_signed(bot.address, &move_request("late", false, &[], 24.0)).0;
+    let late = post_signed(bot.address, &move_request("late", false, &[], 24)).0;
     assert_eq!(late, 202, "{}", bot.log());
     // Both are posted, and then it exits by itself, status 0.
     assert!(api.next_move("taken", MOVE_WAIT).is_some(), "{}", bot.log());
@@ -576,7 +710,7 @@ fn a_burst_of_requests_is_answered_at_once() {
     );
     let mut answered = Vec::new();
     for index in 0..400 {
-        let body = move_request(&format!("burst-{index}"), false, &[], 24.0);
+        let body = move_request(&format!("burst-{index}"), false, &[], 24);
         let asked = std::time::Instant::now();
         assert_eq!(post_signed(bot.address, &body).0, 202);
         answered.push(asked.elapsed().as_secs_f64() * 1000.0);

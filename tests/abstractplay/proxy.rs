@@ -196,7 +196,7 @@ fn behind_the_documented_nginx_the_webhooks_hold_and_a_game_is_played() {
     let mut rng = fastrand::Rng::with_seed(5);
     while game.outcome().is_none() && history.len() < 600 {
         let mv = if history.len() % 2 == 0 {
-            let body = move_request("proxied", false, &history, 24.0);
+            let body = move_request("proxied", false, &history, 24);
             assert_eq!(
                 post_https(&agent, &url, &signed(&body), &body),
                 202,
@@ -233,7 +233,7 @@ fn behind_the_documented_nginx_the_webhooks_hold_and_a_game_is_played() {
     let calls = api.token_calls();
     let (status, _) = standin::post_signed(
         doubtful.address,
-        &move_request("unverified", false, &[], 24.0),
+        &move_request("unverified", false, &[], 24),
     );
     assert_eq!(status, 202);
     assert!(

@@ -29,6 +29,8 @@ pub fn signing_key() -> SigningKey {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TokenMode {
     Issue,
+    /// A token whose `expires_in` is the largest a JSON number of the reply may say.
+    IssueForever,
     /// `500`, as a broken endpoint.
     Fail,
     /// `401`, as for credentials it does not know.
@@ -43,6 +45,9 @@ pub enum QueryMode {
     RefuseToken,
     /// No answer for this long.
     Hang(Duration),
+    /// This status, with AbstractPlay's error body: `{"message": ...}`. The real site
+    /// answers every refusal of a move 500 (`api/abstractplay.ts`).
+    Status(u16, &'static str),
 }
 
 /// A move the bot posted.
@@ -188,6 +193,15 @@ fn serve_call(mut stream: TcpStream, shared: &(Mutex<State>, Condvar)) {
                     ),
                 )
             }
+            TokenMode::IssueForever => {
+                let token = format!("token-{}", state.token_calls);
+                state.issued.push(token.clone());
+                let forever = u64::MAX;
+                (
+                    200,
+                    format!(r#"{{"access_token":"{token}","expires_in":{forever}}}"#),
+                )
+            }
             TokenMode::Fail => (500, r#"{"error":"internal"}"#.to_owned()),
             TokenMode::Refuse => (401, r#"{"error":"invalid_client"}"#.to_owned()),
         }
@@ -206,6 +220,10 @@ fn serve_call(mut stream: TcpStream, shared: &(Mutex<State>, Condvar)) {
                 return;
             }
             QueryMode::RefuseToken => (401, r#"{"message":"Unauthorized"}"#.to_owned()),
+            QueryMode::Status(status, message) => (
+                status,
+                serde_json::json!({ "message": message }).to_string(),
+            ),
             QueryMode::Take => {
                 let mut state = lock.lock().unwrap();
                 if !state.issued.contains(&token) {
@@ -351,6 +369,11 @@ pub struct Bot {
 impl Bot {
     /// Starts the bot with `extra` options beside the stand-in's addresses and key.
     pub fn start(api: &Api, extra: &[&str]) -> Bot {
+        Bot::try_start(api, extra).unwrap_or_else(|log| panic!("the bot did not start: {log}"))
+    }
+
+    /// [`Bot::start`], or what the bot wrote if it did not start.
+    pub fn try_start(api: &Api, extra: &[&str]) -> Result<Bot, String> {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let dir = std::env::temp_dir().join(format!(
             "ternion-abstractplay-{}-{}",
@@ -392,18 +415,18 @@ impl Bot {
             .trim()
             .trim_start_matches("http://")
             .trim_end_matches('/')
-            .parse()
-            .unwrap_or_else(|_| {
-                panic!(
-                    "no address: {line:?}; log: {}",
-                    std::fs::read_to_string(&log).unwrap_or_default()
-                )
-            });
-        Bot {
+            .parse();
+        let Ok(address) = address else {
+            let _ = child.wait();
+            let written = std::fs::read_to_string(&log).unwrap_or_default();
+            let _ = std::fs::remove_dir_all(&dir);
+            return Err(written);
+        };
+        Ok(Bot {
             address,
             child,
             log,
-        }
+        })
     }
 
     /// What the bot logged so far.
