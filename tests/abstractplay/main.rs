@@ -309,7 +309,7 @@ fn requests_that_are_not_abstractplays_are_refused_and_change_nothing() {
     for reason in [
         "refused (401): ",
         "the nonce was seen before",
-        "refused (400): game illegal: round 1",
+        "refused (400): game 'illegal': round 1",
         "challenge declined",
         "refused (413)",
     ] {
