@@ -6,8 +6,10 @@
 //! [`MAX_CONNECTIONS`] at a time, each given [`http::REQUEST_TIME`] to send its request):
 //! a move request is put on the queue and answered `202`, or `503` when the queue is full.
 //! A move request for a game and a ply already queued or being searched (AbstractPlay
-//! sending the same turn twice) is answered `202` and searched once. Nothing is kept from
-//! one request to the next beyond that: a restarted bot plays on from the next webhook.
+//! sending the same turn twice) is answered `202` and searched once. Each game's seat and
+//! last turn posted are kept ([`super::turns`]): a turn delivered again after its move was
+//! posted, or at the opponent's seat, is answered `202` and passed over; the same ply after
+//! another history is refused `409`.
 //!
 //! Every challenge, every move (game, ply, position, the move, its score and time) and
 //! every failure with its reason goes to the log (`log` at `info`, stderr).
@@ -18,7 +20,8 @@
 //! Ctrl-C) lets every move taken, before or during the stop, be searched and posted (for
 //! at most [`DRAIN_LIMIT`]), then the bot exits 0. A second signal ends it at once.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -34,6 +37,7 @@ use super::client::Client;
 use super::http::{self, RawRequest};
 use super::payload::{MoveRequest, Rebuilt};
 use super::think::{self, EngineSetup};
+use super::turns::{Turns, Verdict, history_checksum};
 use super::verify::{SignatureHeaders, Verifier};
 use super::webhook::{self, Reply};
 use crate::core::printable::echo;
@@ -77,8 +81,10 @@ struct Bot {
     client: Client,
     setup: BotSetup,
     jobs: SyncSender<Job>,
-    /// The turns queued or being searched.
-    pending: Mutex<HashSet<Turn>>,
+    /// The turns queued or being searched, each with its history's checksum.
+    pending: Mutex<HashMap<Turn, u64>>,
+    /// Each game's seat and last turn posted, kept across restarts.
+    turns: Mutex<Turns>,
     open: AtomicUsize,
     /// Set by SIGTERM or SIGINT: the bot exits once its moves are posted.
     stopping: Arc<AtomicBool>,
@@ -90,6 +96,7 @@ pub fn serve(
     verifier: Verifier,
     client: Client,
     setup: BotSetup,
+    turns: Turns,
 ) -> std::io::Result<()> {
     let (jobs, queued) = sync_channel(setup.queue);
     let bot = Arc::new(Bot {
@@ -97,7 +104,8 @@ pub fn serve(
         client,
         setup,
         jobs,
-        pending: Mutex::new(HashSet::new()),
+        pending: Mutex::new(HashMap::new()),
+        turns: Mutex::new(turns),
         open: AtomicUsize::new(0),
         stopping: Arc::new(AtomicBool::new(false)),
     });
@@ -181,15 +189,42 @@ impl Bot {
     /// Queues the search of `game` for `request`; the status and body to answer.
     fn enqueue(&self, request: Box<MoveRequest>, game: Rebuilt, peer: &str) -> (u16, String) {
         let turn = (request.gameid.clone(), game.moves.len());
+        let history = history_checksum(&game.moves);
         let queued = (202, r#"{"queued":true}"#.to_owned());
-        if !self.pending().insert(turn.clone()) {
-            log::info!(
-                "game {}: ply {} asked again while it is being played: answered once",
-                turn.0,
-                turn.1 + 1
-            );
-            return queued;
+        let conflict = |why: &str| {
+            log::warn!("game {}: refused (409): {why}", turn.0);
+            let body = serde_json::json!({ "error": why }).to_string();
+            (409, body)
+        };
+        let verdict = self.turns().judge(&turn.0, turn.1, history);
+        match verdict {
+            Verdict::Play => {}
+            Verdict::PassOver(why) => {
+                log::info!("game {}: {why}: passed over ({peer})", turn.0);
+                return (202, r#"{"queued":false}"#.to_owned());
+            }
+            Verdict::Conflict(why) => return conflict(&why),
         }
+        match self.pending().entry(turn.clone()) {
+            Entry::Occupied(taken) if *taken.get() == history => {
+                log::info!(
+                    "game {}: ply {} asked again while it is being played: answered once",
+                    turn.0,
+                    turn.1 + 1
+                );
+                return queued;
+            }
+            Entry::Occupied(_) => {
+                return conflict(&format!(
+                    "ply {} is being played after another history",
+                    turn.1 + 1
+                ));
+            }
+            Entry::Vacant(free) => {
+                free.insert(history);
+            }
+        }
+        self.turns().take_seat(&turn.0, turn.1, unix_now());
         let job = Job {
             request,
             game,
@@ -216,9 +251,14 @@ impl Bot {
         }
     }
 
-    fn pending(&self) -> std::sync::MutexGuard<'_, HashSet<Turn>> {
-        // No thread panics while it holds the lock: a poisoned set is still whole.
+    fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<Turn, u64>> {
+        // No thread panics while it holds the lock: a poisoned map is still whole.
         self.pending.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn turns(&self) -> std::sync::MutexGuard<'_, Turns> {
+        // Likewise: a record is whole before the lock is let go.
+        self.turns.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Searches `job`'s game and posts the move.
@@ -255,7 +295,15 @@ impl Bot {
                 .client
                 .post_move(gameid, meta_game, &chosen.abstractplay)
             {
-                Ok(()) => return log::info!("game {gameid}: {} posted", chosen.abstractplay),
+                Ok(()) => {
+                    log::info!("game {gameid}: {} posted", chosen.abstractplay);
+                    let history = history_checksum(&job.game.moves);
+                    let recorded = self.turns().record(gameid, ply - 1, history, unix_now());
+                    if let Err(why) = recorded {
+                        log::warn!("game {gameid}: the turn is not kept across a restart: {why}");
+                    }
+                    return;
+                }
                 Err(error) => match waits.next() {
                     Some(wait) if error.is_transient() => {
                         log::warn!(

@@ -11,6 +11,7 @@ use clap::Args;
 use ternion::abstractplay::client::{self, Client, Credentials, Endpoints};
 use ternion::abstractplay::service::{self, BotSetup};
 use ternion::abstractplay::think::EngineSetup;
+use ternion::abstractplay::turns::Turns;
 use ternion::abstractplay::verify::{self, Verifier};
 use ternion::protocol::options::max_hash_mib;
 use ternion::search::max_threads;
@@ -56,6 +57,12 @@ pub struct AbstractplayArgs {
     /// this machine's memory, as the protocol's `Hash`.
     #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = super::hash_mib)]
     hash: usize,
+    /// The file that keeps each game's seat and last turn posted across restarts (written
+    /// whole after every move). Default: abstractplay-turns.txt in $STATE_DIRECTORY (as
+    /// systemd's StateDirectory= sets it), else in $XDG_STATE_HOME/ternion, else in
+    /// ~/.local/state/ternion.
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
     /// Seconds each call to AbstractPlay may take (the token, a move) before it is given up.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = positive_seconds)]
     timeout: f64,
@@ -110,6 +117,7 @@ pub fn run(args: &AbstractplayArgs) -> Result<(), String> {
     let verifier = load_key(args.public_key.as_deref())?;
     // Last of the checks: it is the one that calls AbstractPlay.
     client.check_credentials()?;
+    let turns = open_turns(args.state.as_deref())?;
     let (listener, address) =
         service::bind(args.listen).map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
     let setup = BotSetup {
@@ -132,8 +140,42 @@ pub fn run(args: &AbstractplayArgs) -> Result<(), String> {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "http://{address}/").and_then(|()| out.flush());
     drop(out);
-    service::serve(listener, verifier, client, setup)
+    service::serve(listener, verifier, client, setup, turns)
         .map_err(|e| format!("the endpoint stopped: {e}"))
+}
+
+/// The bot's memory of its turns, from `file` or the default place (module doc of
+/// `ternion::abstractplay::turns`).
+fn open_turns(file: Option<&std::path::Path>) -> Result<Turns, String> {
+    let path = match file {
+        Some(file) => file.to_owned(),
+        None => default_state_file()
+            .ok_or("no place for the bot's memory of its turns: give --state FILE")?,
+    };
+    if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let turns = Turns::open(&path)?;
+    log::info!(
+        "turns: {} game(s) remembered, kept in {}",
+        turns.len(),
+        path.display()
+    );
+    Ok(turns)
+}
+
+/// `abstractplay-turns.txt` in systemd's state directory, else in the user's.
+fn default_state_file() -> Option<PathBuf> {
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let dir = var("STATE_DIRECTORY")
+        .or_else(|| var("XDG_STATE_HOME").map(|d| d.join("ternion")))
+        .or_else(|| var("HOME").map(|d| d.join(".local/state/ternion")))?;
+    Some(dir.join("abstractplay-turns.txt"))
 }
 
 /// AbstractPlay's key: from `file`, else the environment, else fetched from where

@@ -228,6 +228,81 @@ fn a_whole_game_at_a_clock_of_zero_hours_thinks_the_stated_floor() {
 }
 
 #[test]
+fn turns_delivered_again_are_passed_over_even_after_a_restart_and_a_rewritten_ply_refused() {
+    let api = Api::start();
+    let dir = std::env::temp_dir().join(format!("ternion-ap-turns-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let state = dir.join("turns.txt");
+    let state_arg = state.display().to_string();
+    let args = [FAST, &["--state", &state_arg]].concat();
+    let mut bot = Bot::start(&api, &args);
+    let gameid = "twice";
+    let (status, _) = post_signed(bot.address, &challenge("lielow", &[]));
+    assert_eq!(status, 200);
+    let (mut game, mut history) = (Lielow8::start(), Vec::new());
+    let mut rng = fastrand::Rng::with_seed(17);
+    // The bot second: AbstractPlay delivers each of its turns twice, the second time after
+    // the move landed, rebuilt from the game as it then is (the opponent to move).
+    let mut passed_over = 0;
+    while game.outcome().is_none() && history.len() < 600 {
+        if history.len() % 2 == 0 {
+            random_move(&mut rng, &mut game, &mut history);
+            continue;
+        }
+        let before = history.clone();
+        bots_move(&api, &bot, gameid, &mut game, &mut history);
+        // (The move may land before the bot has heard that it did: the turn is then still
+        // being played, and is answered once all the same.)
+        let after = (game.outcome().is_none()).then_some(&history);
+        for again in [Some(&before), after].into_iter().flatten() {
+            let (status, body) = post_signed(bot.address, &move_request(gameid, false, again, 24));
+            assert_eq!(status, 202, "{body}");
+            passed_over += 1;
+        }
+    }
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::Win(Player::P2)),
+        "{history:?}"
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        api.unread(gameid),
+        0,
+        "a turn delivered again was played again"
+    );
+    let log = bot.log();
+    let answered_once = log.matches("passed over").count() + log.matches("answered once").count();
+    assert_eq!(answered_once, passed_over, "{log}");
+    assert!(
+        log.contains("is the opponent's (the bot moves at even plies)"),
+        "{log}"
+    );
+    // A restarted bot remembers: the last turn again is passed over, and the same ply
+    // after another history is refused.
+    bot.signal("-TERM");
+    assert_eq!(bot.exit_status(MOVE_WAIT), Some(0));
+    let bot = Bot::start(&api, &args);
+    assert!(bot.log().contains("1 game(s) remembered"), "{}", bot.log());
+    let last = history.len() - 1 - (history.len() % 2 == 1) as usize;
+    let (status, _) = post_signed(
+        bot.address,
+        &move_request(gameid, false, &history[..last], 24),
+    );
+    assert_eq!(status, 202);
+    let mut other = Lielow8::start();
+    let mut rewritten = Vec::new();
+    while rewritten.len() < last {
+        random_move(&mut rng, &mut other, &mut rewritten);
+    }
+    let (status, body) = post_signed(bot.address, &move_request(gameid, false, &rewritten, 24));
+    assert_eq!(status, 409, "{body}; log:\n{}", bot.log());
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(api.unread(gameid), 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn requests_that_are_not_abstractplays_are_refused_and_change_nothing() {
     let api = Api::start();
     let bot = Bot::start(&api, FAST);

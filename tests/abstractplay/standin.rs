@@ -395,6 +395,10 @@ impl Bot {
         if !extra.contains(&"--token-url") {
             command.args(["--token-url", &api.token_url()]);
         }
+        // The bot's memory of its turns, in its own directory unless `extra` names one.
+        if !extra.contains(&"--state") {
+            command.arg("--state").arg(dir.join("turns.txt"));
+        }
         let mut child = command
             .arg("--public-key")
             .arg(&key)
