@@ -53,6 +53,10 @@ pub trait Session: Send {
         moves: &[String],
     ) -> Result<MovesApplied, PositionError>;
     fn fen(&self) -> String;
+    /// The position as the last accepted `position` set it: its start (`None`: the game's
+    /// start) and every move since; `None` when no position was set whole (at the start,
+    /// or after a move that was refused).
+    fn position_line(&self) -> Option<(Option<String>, Vec<String>)>;
     /// The picture of the position for people, line by line.
     fn diagram(&self) -> Vec<String>;
     /// The static evaluation for the side to move, term by term: each feature's name, its

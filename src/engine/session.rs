@@ -234,6 +234,11 @@ impl<G: Playable> Session for GameSession<G> {
         self.game.position_string()
     }
 
+    fn position_line(&self) -> Option<(Option<String>, Vec<String>)> {
+        let line = self.line.as_ref()?;
+        Some((line.fen.clone(), line.moves.clone()))
+    }
+
     fn diagram(&self) -> Vec<String> {
         self.game.diagram()
     }

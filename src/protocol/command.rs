@@ -37,6 +37,9 @@ pub enum Command {
     /// `uginewgame` or `ucinewgame`.
     NewGame,
     Position(PositionCommand),
+    /// `moves <m1> [m2 ...]`: the moves played on from the current position (as
+    /// cutergames sends each move of a game).
+    Moves(Vec<String>),
     Go(GoCommand),
     GoPerft(u32),
     Stop,
@@ -154,6 +157,7 @@ impl Command {
             "debug" => debug(&normal),
             "setoption" => setoption(&normal),
             "position" => position(&normal),
+            "moves" => moves(&normal),
             "go" => go(&normal),
             "query" => query(&normal),
             "bench" => bench(&normal),
@@ -231,6 +235,7 @@ impl fmt::Display for Command {
                 }
                 Ok(())
             }
+            Command::Moves(moves) => write!(f, "moves {}", moves.join(" ")),
             Command::Go(go) => write!(f, "{go}"),
             Command::GoPerft(depth) => write!(f, "go perft {depth}"),
             Command::Stop => f.write_str("stop"),
@@ -315,6 +320,14 @@ fn position(input: &str) -> IResult<&str, Command> {
                 .collect(),
         }),
     ))
+}
+
+fn moves(input: &str) -> IResult<&str, Command> {
+    let (input, _) = keyword("moves").parse(input)?;
+    let (input, moves) = nom::multi::many1(token).parse(input)?;
+    let (input, _) = eof(input)?;
+    let moves = moves.into_iter().map(str::to_owned).collect();
+    Ok((input, Command::Moves(moves)))
 }
 
 /// The position string of `position fen`: everything up to ` moves` or the end. It may be
@@ -699,6 +712,8 @@ mod tests {
             position(None, None, &["e3e4", "e5e3"]),
             position(Some("lerontenin"), Some(lerontenin), &["H-7"]),
             position(None, Some("8/8/8/3r2*4/8/3b2*4/8/8 b"), &[]),
+            Command::Moves(vec!["e3e4".into()]),
+            Command::Moves(vec!["H-7".into(), "S-1+".into()]),
             Command::Go(GoCommand::default()),
             Command::Go(GoCommand {
                 p1time: Some(1000),

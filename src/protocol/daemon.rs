@@ -207,6 +207,7 @@ impl Daemon {
                 let _ = self.session.set_position(None, &[]);
             }
             Command::Position(position) => self.position(position),
+            Command::Moves(moves) => self.moves(moves),
             Command::Go(go) => self.go(&go, received),
             Command::GoPerft(depth) => self.perft(depth),
             Command::Stop => self.stop_search(),
@@ -294,6 +295,27 @@ impl Daemon {
             Ok(applied) => self.report_moves(applied),
             Err(error) => self.error("bad-fen", error),
         }
+    }
+
+    /// `moves`: the moves played on from the position set last, as if its `position`
+    /// command had named them too (the same checks, the same errors).
+    fn moves(&mut self, moves: Vec<String>) {
+        let (fen, mut line) = match self.session.position_line() {
+            Some(line) => line,
+            // A refused move left the game over: moves after it are refused as after the
+            // end of a position's line.
+            None if self.session.result().is_some() => {
+                let first = echo(&moves[0]);
+                return self.error("illegal-move", format!("{first} at ply 1 (game over)"));
+            }
+            None => (Some(self.session.fen()), Vec::new()),
+        };
+        line.extend(moves);
+        self.position(PositionCommand {
+            variant: None,
+            fen,
+            moves: line,
+        });
     }
 
     fn report_moves(&self, applied: MovesApplied) {
