@@ -16,7 +16,7 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use super::command::{Command, CommandError, GoCommand, PositionCommand, Query, Reading};
-use super::format;
+use super::format::{self, MateUnit};
 use super::lag::{ClockReport, LagMeter};
 use super::options::{self, Caps, OPTIONS, Settings, Target};
 use crate::core::Player;
@@ -49,6 +49,8 @@ pub struct Daemon {
     caps: Caps,
     /// The lag of this machine and GUI, learned from the clocks of `go`.
     lag: LagMeter,
+    /// What `mate <n>` counts: plies after `ugi` (UGI 1.0), moves after `uci`.
+    mate_unit: MateUnit,
     sink: Sink,
 }
 
@@ -69,6 +71,7 @@ impl Daemon {
             work: None,
             caps: Caps::NONE,
             lag: LagMeter::default(),
+            mate_unit: MateUnit::Moves,
             sink,
         }
     }
@@ -194,8 +197,14 @@ impl Daemon {
             self.stop_search();
         }
         match command {
-            Command::Ugi => self.identify("ugiok"),
-            Command::Uci => self.identify("uciok"),
+            Command::Ugi => {
+                self.mate_unit = MateUnit::Plies;
+                self.identify("ugiok");
+            }
+            Command::Uci => {
+                self.mate_unit = MateUnit::Moves;
+                self.identify("uciok");
+            }
             Command::IsReady => self.say("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::NewGame => {
@@ -443,9 +452,10 @@ impl Daemon {
             });
             super::wdl::RootWdl::new(self.session.variant(), exact)
         });
+        let unit = self.mate_unit;
         let listener: Listener = Arc::new(move |event| {
             let answer = matches!(event, Event::BestMove { .. });
-            sink(format::event_with(&event, wdl.as_ref()));
+            sink(format::event_with(&event, wdl.as_ref(), unit));
             if answer {
                 // Already set only if a best move were given twice, which the session
                 // rules out.

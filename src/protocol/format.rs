@@ -15,34 +15,50 @@ use crate::search::{Info, Score};
 /// The longest detail an error line carries (the echoed input in it is shorter still).
 const MAX_ERROR_DETAIL: usize = 200;
 
+/// What `mate <n>` counts: UCI's moves of the side to move, or UGI 1.0's plies ("Mate in
+/// <x> plies, not moves"). The daemon speaks as the handshake asked: plies after `ugi`,
+/// moves after `uci` (and before any handshake, as it always has).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MateUnit {
+    #[default]
+    Moves,
+    Plies,
+}
+
 /// A score as the protocol writes it: `cp <x>`, or `mate <n>` in moves of the side to
 /// move.
 pub fn score(score: Score) -> String {
-    match score {
-        Score::Centipawns(cp) => format!("cp {cp}"),
+    score_in(score, MateUnit::Moves)
+}
+
+/// A score as the protocol writes it, `mate <n>` counted in `unit`.
+pub fn score_in(score: Score, unit: MateUnit) -> String {
+    match (score, unit) {
+        (Score::Centipawns(cp), _) => format!("cp {cp}"),
+        (Score::Mate(plies), MateUnit::Plies) => format!("mate {plies}"),
         // UCI GUIs read moves of the side to move: a win in 5 plies is `mate 3`, a loss
         // in 4 plies `mate -2` (and one in 3 plies, the side to move's own move then
         // losing, `mate -2` too).
-        Score::Mate(plies) if plies > 0 => format!("mate {}", (plies + 1) / 2),
-        Score::Mate(plies) => format!("mate {}", -((-plies + 1) / 2)),
+        (Score::Mate(plies), MateUnit::Moves) if plies > 0 => format!("mate {}", (plies + 1) / 2),
+        (Score::Mate(plies), MateUnit::Moves) => format!("mate {}", -((-plies + 1) / 2)),
     }
 }
 
 /// The `info` line of a completed iteration, its line in notation.
 pub fn info_line(info: &Info<String>) -> String {
-    info_line_with(info, None)
+    info_line_with(info, None, MateUnit::Moves)
 }
 
 /// The `info` line of a completed iteration, with `wdl <win> <draw> <loss>` after the score
-/// when given (`UCI_ShowWDL`).
-pub fn info_line_with(info: &Info<String>, wdl: Option<[u32; 3]>) -> String {
+/// when given (`UCI_ShowWDL`), a mate counted in `unit`.
+pub fn info_line_with(info: &Info<String>, wdl: Option<[u32; 3]>, unit: MateUnit) -> String {
     let mut out = String::with_capacity(128);
     write!(out, "info depth {} seldepth {} ", info.depth, info.seldepth)
         .expect("writing to a String");
     if let Some(index) = info.multipv {
         write!(out, "multipv {index} ").expect("writing to a String");
     }
-    write!(out, "score {}", score(info.score)).expect("writing to a String");
+    write!(out, "score {}", score_in(info.score, unit)).expect("writing to a String");
     if let Some([win, draw, loss]) = wdl {
         write!(out, " wdl {win} {draw} {loss}").expect("writing to a String");
     }
@@ -78,13 +94,14 @@ pub fn bestmove(best: Option<&str>, ponder: Option<&str>) -> String {
 
 /// The line of an engine event.
 pub fn event(event: &Event) -> String {
-    event_with(event, None)
+    event_with(event, None, MateUnit::Moves)
 }
 
-/// The line of `event`, its `info` lines with the win, draw and loss of `wdl` when given.
-pub fn event_with(event: &Event, wdl: Option<&RootWdl>) -> String {
+/// The line of `event`, its `info` lines with the win, draw and loss of `wdl` when given,
+/// a mate counted in `unit`.
+pub fn event_with(event: &Event, wdl: Option<&RootWdl>, unit: MateUnit) -> String {
     match event {
-        Event::Info(info) => info_line_with(info, wdl.map(|wdl| wdl.of(info))),
+        Event::Info(info) => info_line_with(info, wdl.map(|wdl| wdl.of(info)), unit),
         Event::Fault(detail) => error("internal", detail),
         Event::GameOver(outcome) => gameover(*outcome),
         Event::CurrMove { depth, mv, number } => {
@@ -353,6 +370,12 @@ mod tests {
         assert_eq!(score(Score::Mate(-4)), "mate -2");
         assert_eq!(score(Score::Mate(-3)), "mate -2");
         assert_eq!(score(Score::Mate(0)), "mate 0");
+        // UGI 1.0 counts plies.
+        for plies in [-4, -3, -1, 1, 5] {
+            let shown = score_in(Score::Mate(plies), MateUnit::Plies);
+            assert_eq!(shown, format!("mate {plies}"));
+        }
+        assert_eq!(score_in(Score::Centipawns(-7), MateUnit::Plies), "cp -7");
         assert_eq!(score(Score::Centipawns(-4)), "cp -4");
     }
 

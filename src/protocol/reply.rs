@@ -191,7 +191,11 @@ mod tests {
         );
         // With `UCI_ShowWDL`, the three per mille after the score.
         let model = crate::protocol::wdl::model(crate::games::Variant::Egaraguti);
-        let shown = format::info_line_with(&info, Some(model.per_mille(info.score)));
+        let shown = format::info_line_with(
+            &info,
+            Some(model.per_mille(info.score)),
+            format::MateUnit::Moves,
+        );
         assert!(
             shown.contains("score mate -2 wdl 0 0 1000 nodes"),
             "{shown}"

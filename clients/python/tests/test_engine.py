@@ -135,3 +135,11 @@ def test_ternions_weak_players_answer_at_once(ternion):
         with random_player.analysis() as analysis:
             pass
         assert analysis.best.move in legal
+
+
+def test_a_mate_is_read_in_moves_and_kept_in_plies_as_the_engine_counts_them(engine):
+    # Blue wins in three plies (two of its moves); ternion after `ugi` counts plies.
+    engine.position("8/2r1r1r13/2r3*2r2r21/r17/8/4b2b22/1b11b12b1b1/4b4*3 b", variant="lielow")
+    best = engine.go(depth=3)
+    assert best.move == "e3c3"
+    assert best.score == Score(mate=2, plies=3)

@@ -29,6 +29,10 @@ def test_an_info_line_with_every_field_reads_whole():
     assert info.pv == ("d2d3", "d7c6")
     mate = parse_info("info depth 3 score mate -2 pv a1a2")
     assert mate.score == Score(mate=-2) and str(mate.score) == "mate -2"
+    # A UGI 1.0 engine counts plies: kept, and read in moves as UCI counts them.
+    for plies, moves in [(5, 3), (1, 1), (-4, -2), (-3, -2), (-1, -1)]:
+        read = parse_info(f"info depth 9 score mate {plies} pv a1a2", mate_in_plies=True)
+        assert read.score == Score(mate=moves, plies=plies)
     current = parse_info("info depth 12 currmove e2e4 currmovenumber 3")
     assert (current.currmove, current.currmovenumber) == ("e2e4", 3)
     said = parse_info("info string variant lielow startpos 8/8 b")

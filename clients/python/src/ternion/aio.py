@@ -273,7 +273,7 @@ class Engine:
                 return line
             if word == "info":
                 try:
-                    collected.infos.append(protocol.parse_info(line))
+                    collected.infos.append(protocol.parse_info(line, self.speaks_ugi))
                 except ProtocolError as error:
                     raise await self._fail(error) from None
                 if len(collected.infos) > 100_000:
@@ -581,7 +581,7 @@ class Analysis:
             word = line.split(maxsplit=1)[0] if line.strip() else ""
             if word == "info":
                 try:
-                    info = protocol.parse_info(line)
+                    info = protocol.parse_info(line, engine.speaks_ugi)
                 except ProtocolError as error:
                     raise await engine._fail(error) from None
                 if info.string is not None:

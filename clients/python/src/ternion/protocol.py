@@ -21,10 +21,13 @@ OptionValue = str | int | bool | None
 @dataclass(frozen=True)
 class Score:
     """A score from the side to move's point of view: centipawns, or a proven win
-    (``mate > 0``, in moves of the side to move) or loss (``mate < 0``)."""
+    (``mate > 0``, in moves of the side to move, as UCI counts) or loss (``mate < 0``).
+    ``plies`` is the same win or loss in plies when the engine counted plies (a UGI 1.0
+    engine, after ``ugi``: "Mate in <x> plies"); a UCI engine's are not known (``None``)."""
 
     cp: int | None = None
     mate: int | None = None
+    plies: int | None = None
 
     def is_mate(self) -> bool:
         return self.mate is not None
@@ -262,9 +265,17 @@ _INT_FIELDS = {
 }
 
 
-def parse_info(line: str) -> Info:
+def moves_of_plies(plies: int) -> int:
+    """A mate in ``plies`` plies as UCI counts it, in moves of the side to move: a win in
+    5 plies is 3, a loss in 4 plies -2 (and in 3 plies, -2 too)."""
+    return (plies + 1) // 2 if plies > 0 else -((-plies + 1) // 2)
+
+
+def parse_info(line: str, mate_in_plies: bool = False) -> Info:
     """An ``info`` line as an :class:`Info`. Words it does not know are skipped, as UCI
-    clients do; a known word with a value that does not read is a :class:`ProtocolError`."""
+    clients do; a known word with a value that does not read is a :class:`ProtocolError`.
+    ``mate_in_plies``: the engine counts a mate in plies (UGI 1.0, after ``ugi``), which
+    :class:`Score` keeps as ``plies`` beside its ``mate`` in moves."""
     words = line.split()
     if not words or words[0] != "info":
         raise ProtocolError(f"not an info line: {line[:120]!r}")
@@ -282,6 +293,8 @@ def parse_info(line: str) -> Info:
                 kind, number = words[at + 1], int(words[at + 2])
                 if kind == "cp":
                     values["score"] = Score(cp=number)
+                elif kind == "mate" and mate_in_plies:
+                    values["score"] = Score(mate=moves_of_plies(number), plies=number)
                 elif kind == "mate":
                     values["score"] = Score(mate=number)
                 else:
