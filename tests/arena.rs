@@ -982,3 +982,45 @@ fn bad_command_lines_get_one_line_and_exit_status_2() {
         }
     }
 }
+
+#[test]
+fn a_match_ended_by_a_signal_ends_its_engines_and_their_children() {
+    // Each engine starts a child in its own group (`sleep 3191` and so on) and then plays;
+    // the runner is sent the signal alone, as a terminal's Ctrl-C reaches only its group.
+    for (signal, code, sleep) in [
+        ("-INT", 130, "3191"),
+        ("-TERM", 143, "3192"),
+        ("-HUP", 129, "3193"),
+    ] {
+        let engine = format!("sh -c 'sleep {sleep} & exec {TERNION}'");
+        let mut runner = Command::new(TERNION)
+            .args(["match", "--engine", &engine, "--engine", TERNION])
+            .args(["--variant", "lielow", "--games", "1000", "--movetime", "50"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the ternion binary runs");
+        let started = std::time::Instant::now();
+        while !running_now(&["sleep", sleep]) {
+            assert!(started.elapsed().as_secs() < 60, "the engine never started");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let sent = Command::new("kill")
+            .args([signal, &runner.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let status = runner.wait().unwrap();
+        assert_eq!(status.code(), Some(code), "{signal}");
+        assert!(
+            !running(&["sleep", sleep]),
+            "{signal}: the engine's child is left"
+        );
+        assert!(!running(&[
+            "sh",
+            "-c",
+            &format!("sleep {sleep} & exec {TERNION}")
+        ]));
+    }
+}

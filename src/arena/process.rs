@@ -74,6 +74,7 @@ impl EngineProcess {
             .process_group(0)
             .spawn()
             .map_err(|e| format!("cannot run '{command}': {e}"))?;
+        live_groups().insert(child.id());
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
@@ -320,6 +321,30 @@ fn kill_group(child: &mut Child) {
     }
     let _ = child.kill();
     let _ = child.wait();
+    live_groups().remove(&child.id());
+    super::reaper::end_orphans();
+}
+
+/// The process groups of the engines running now: what [`end_every_engine`] ends.
+fn live_groups() -> std::sync::MutexGuard<'static, std::collections::BTreeSet<u32>> {
+    static GROUPS: std::sync::Mutex<std::collections::BTreeSet<u32>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    // An insert or a remove cannot be left half done: a poisoned set is whole.
+    GROUPS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Kills the process group of every engine running now, and what they left in sessions
+/// of their own: for a runner ended by a signal, whose engines (each in a group of its own,
+/// which a terminal's Ctrl-C does not reach) would otherwise outlive it.
+pub fn end_every_engine() {
+    let groups: Vec<u32> = std::mem::take(&mut *live_groups()).into_iter().collect();
+    for group in groups {
+        if let Some(group) = rustix::process::Pid::from_raw(group as i32) {
+            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+        }
+    }
     super::reaper::end_orphans();
 }
 

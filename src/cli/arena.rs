@@ -83,6 +83,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     if !ternion::arena::reaper::adopt_orphans() {
         log::info!("match: not a child subreaper here: an engine's setsid children may outlive it");
     }
+    end_engines_on_signals()?;
     let live = std::io::stderr().is_terminal();
     let summary = run_match(&config, &mut |progress| {
         let mut err = std::io::stderr().lock();
@@ -99,6 +100,30 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         let _ = write!(std::io::stderr(), "\r\x1b[K");
     }
     super::print(&summary?.report(), "the summary")
+}
+
+/// On SIGINT, SIGTERM or SIGHUP (Ctrl-C, `kill`, a closed terminal), ends every engine's
+/// process group, then exits with 128 + the signal's number, as a shell reports a process
+/// the signal ended. Without it the runner would die alone: its engines, each in a group of
+/// its own, are out of the reach of a terminal's Ctrl-C.
+fn end_engines_on_signals() -> Result<(), String> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+        .map_err(|e| format!("cannot catch signals: {e}"))?;
+    std::thread::Builder::new()
+        .name("match-signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                ternion::arena::process::end_every_engine();
+                if std::io::stderr().is_terminal() {
+                    let _ = write!(std::io::stderr(), "\r\x1b[K");
+                }
+                log::info!("match: ended by signal {signal}, with its engines");
+                std::process::exit(128 + signal);
+            }
+        })
+        .map_err(|e| format!("cannot catch signals: {e}"))?;
+    Ok(())
 }
 
 fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
