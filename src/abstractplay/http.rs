@@ -1,7 +1,7 @@
 //! The bot endpoint's HTTP: one request per connection, its head read with `httparse` and
 //! its body read whole as its `Content-Length` says (at most [`MAX_BODY`]: a longer one is
-//! refused before a byte of it is read), all within [`REQUEST_TIME`]; then one answer and
-//! the connection closed.
+//! refused before a byte of it is read), its head within [`HEAD_TIME`] and the whole within
+//! [`REQUEST_TIME`]; then one answer and the connection closed.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -15,6 +15,10 @@ const MAX_HEAD: usize = 16 * 1024;
 const MAX_HEADERS: usize = 64;
 /// How long a client may take to send its whole request.
 pub const REQUEST_TIME: Duration = Duration::from_secs(10);
+/// How long a client may take to send the head of its request: a webhook comes whole from
+/// the reverse proxy (or from AbstractPlay) at once, and a client that trickles its head
+/// holds one of the endpoint's few slots.
+pub const HEAD_TIME: Duration = Duration::from_secs(2);
 
 /// A request as read off the connection.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -117,10 +121,10 @@ fn parse_head(bytes: &[u8]) -> Result<Option<Head>, Unreadable> {
     }))
 }
 
-/// Reads one request from `stream` within [`REQUEST_TIME`]. Each read blocks until bytes
-/// come: the wait costs no CPU.
+/// Reads one request from `stream`: its head within [`HEAD_TIME`], the whole within
+/// [`REQUEST_TIME`]. Each read blocks until bytes come: the wait costs no CPU.
 pub fn read_request(stream: &mut TcpStream) -> Result<RawRequest, Unreadable> {
-    let deadline = Instant::now() + REQUEST_TIME;
+    let started = Instant::now();
     let mut bytes = Vec::with_capacity(2048);
     let mut chunk = [0u8; 4096];
     let mut head: Option<Head> = None;
@@ -136,6 +140,11 @@ pub fn read_request(stream: &mut TcpStream) -> Result<RawRequest, Unreadable> {
             request.body = bytes[size..size + length].to_vec();
             return Ok(request);
         }
+        let deadline = started
+            + match head {
+                Some(_) => REQUEST_TIME,
+                None => HEAD_TIME,
+            };
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
             return Err(unreadable(408, "the request did not come in time"));

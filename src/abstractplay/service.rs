@@ -44,6 +44,10 @@ use crate::core::printable::echo;
 
 /// Connections answered at once; one more is refused with `503` at once.
 pub const MAX_CONNECTIONS: usize = 64;
+/// Connections one client may hold at once when the bot faces clients itself (`--public`,
+/// or a peer that is not the loopback address); one more is refused `503` at once. Behind
+/// the reverse proxy every peer is the proxy, and only [`MAX_CONNECTIONS`] holds.
+pub const MAX_PER_CLIENT: usize = 4;
 /// The least time a move is searched, however long it waited in the queue.
 const LEAST_THINK: Duration = Duration::from_millis(20);
 /// How long a stopping bot waits for the moves it took to be posted.
@@ -57,6 +61,9 @@ const RETRY_AFTER: [Duration; 2] = [Duration::from_secs(1), Duration::from_secs(
 pub struct BotSetup {
     /// The time to think on a move, when the game's clock allows it.
     pub think: Duration,
+    /// The bot faces clients itself, not behind a reverse proxy on the loopback address:
+    /// each client holds at most [`MAX_PER_CLIENT`] connections, loopback peers too.
+    pub public: bool,
     /// Games searched at once: one worker, one engine session each.
     pub workers: usize,
     /// Moves that may wait for a worker; a move request beyond them is answered `503`.
@@ -86,6 +93,8 @@ struct Bot {
     /// Each game's seat and last turn posted, kept across restarts.
     turns: Mutex<Turns>,
     open: AtomicUsize,
+    /// The connections each client holds now, for the clients [`MAX_PER_CLIENT`] caps.
+    per_client: Mutex<HashMap<std::net::IpAddr, usize>>,
     /// Set by SIGTERM or SIGINT: the bot exits once its moves are posted.
     stopping: Arc<AtomicBool>,
 }
@@ -107,6 +116,7 @@ pub fn serve(
         pending: Mutex::new(HashMap::new()),
         turns: Mutex::new(turns),
         open: AtomicUsize::new(0),
+        per_client: Mutex::new(HashMap::new()),
         stopping: Arc::new(AtomicBool::new(false)),
     });
     watch_signals(&bot)?;
@@ -121,11 +131,21 @@ pub fn serve(
         let Ok(stream) = stream else {
             continue;
         };
-        let peer = stream
-            .peer_addr()
-            .map_or_else(|_| "?".to_owned(), |a| a.to_string());
+        let address = stream.peer_addr().ok();
+        let peer = address.map_or_else(|| "?".to_owned(), |a| a.to_string());
+        let client = address
+            .map(|a| a.ip())
+            .filter(|ip| bot.setup.public || !ip.is_loopback());
+        if let Some(client) = client
+            && !bot.hold(client)
+        {
+            log::warn!("{peer}: refused (503): {MAX_PER_CLIENT} connections of it already open");
+            http::respond(stream, 503, r#"{"error":"too many connections"}"#);
+            continue;
+        }
         if bot.open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
             bot.open.fetch_sub(1, Ordering::SeqCst);
+            client.inspect(|&client| bot.let_go(client));
             log::warn!("{peer}: refused (503): {MAX_CONNECTIONS} connections already open");
             http::respond(stream, 503, r#"{"error":"too many connections"}"#);
             continue;
@@ -136,9 +156,11 @@ pub fn serve(
             .spawn(move || {
                 connection.answer(stream, &peer);
                 connection.open.fetch_sub(1, Ordering::SeqCst);
+                client.inspect(|&client| connection.let_go(client));
             });
         if let Err(error) = spawned {
             bot.open.fetch_sub(1, Ordering::SeqCst);
+            client.inspect(|&client| bot.let_go(client));
             log::warn!("no thread for a connection: {error}");
         }
     }
@@ -153,6 +175,34 @@ fn unix_now() -> u64 {
 }
 
 impl Bot {
+    /// Takes one of `client`'s connection slots; `false` if it holds them all.
+    fn hold(&self, client: std::net::IpAddr) -> bool {
+        let mut held = self
+            .per_client
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let count = held.entry(client).or_insert(0);
+        if *count >= MAX_PER_CLIENT {
+            return false;
+        }
+        *count += 1;
+        true
+    }
+
+    /// Gives back one of `client`'s connection slots.
+    fn let_go(&self, client: std::net::IpAddr) {
+        let mut held = self
+            .per_client
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(count) = held.get_mut(&client) {
+            *count -= 1;
+            if *count == 0 {
+                held.remove(&client);
+            }
+        }
+    }
+
     /// Reads one request from `stream` and answers it.
     fn answer(&self, mut stream: TcpStream, peer: &str) {
         let request = match http::read_request(&mut stream) {

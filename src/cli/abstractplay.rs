@@ -22,6 +22,11 @@ pub struct AbstractplayArgs {
     /// proxy that terminates TLS (port 0: any free port; the address is printed).
     #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:8787")]
     listen: SocketAddr,
+    /// Listen on an address other than the loopback one: the bot then faces the network
+    /// itself, without TLS (which AbstractPlay needs) and with each client held to a few
+    /// connections. Refused without this flag.
+    #[arg(long)]
+    public: bool,
     /// AbstractPlay's `/botQuery` address (`https://<api>/prod/botQuery`). The environment
     /// variables are the names AbstractPlay's reference bot reads.
     #[arg(long, value_name = "URL", env = "BOT_QUERY_URL")]
@@ -106,6 +111,13 @@ fn check_engines(args: &AbstractplayArgs) -> Result<(), String> {
 /// Runs the bot until it is killed; `Err` carries the one-line message for stderr.
 pub fn run(args: &AbstractplayArgs) -> Result<(), String> {
     check_engines(args)?;
+    if !args.listen.ip().is_loopback() && !args.public {
+        return Err(format!(
+            "--listen {} is not the loopback address: the bot belongs behind a reverse proxy \
+             that terminates TLS (docs/abstractplay.md); give --public to listen there anyway",
+            args.listen
+        ));
+    }
     let credentials = Credentials::from_environment()?;
     let timeout = Duration::from_secs_f64(args.timeout);
     let endpoints = Endpoints {
@@ -122,6 +134,7 @@ pub fn run(args: &AbstractplayArgs) -> Result<(), String> {
         service::bind(args.listen).map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
     let setup = BotSetup {
         think: Duration::from_secs_f64(args.think),
+        public: args.public,
         workers: usize::from(args.games),
         queue: usize::from(args.queue),
         engine: EngineSetup {

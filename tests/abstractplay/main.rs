@@ -302,6 +302,59 @@ fn turns_delivered_again_are_passed_over_even_after_a_restart_and_a_rewritten_pl
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Opens `count` connections to `bot` that send nothing.
+fn idle_connections(bot: &Bot, count: usize) -> Vec<std::net::TcpStream> {
+    (0..count)
+        .map(|_| std::net::TcpStream::connect(bot.address).unwrap())
+        .collect()
+}
+
+/// Pings `bot` until it answers 200, for at most `limit`; whether it did.
+fn ping_within(bot: &Bot, limit: Duration) -> bool {
+    let deadline = std::time::Instant::now() + limit;
+    while std::time::Instant::now() < deadline {
+        if standin::send_raw(bot.address, b"GET / HTTP/1.1\r\n\r\n").0 == 200 {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    false
+}
+
+#[test]
+fn slow_clients_lose_their_slots_within_seconds_and_one_client_holds_only_a_few() {
+    let api = Api::start();
+    // Every slot held by a client that sends nothing: each is let go once its head is
+    // 2 s late, long before the 10 s a whole request may take.
+    let bot = Bot::start(&api, FAST);
+    let idle = idle_connections(&bot, 64);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        standin::send_raw(bot.address, b"GET / HTTP/1.1\r\n\r\n").0,
+        503
+    );
+    assert!(ping_within(&bot, Duration::from_secs(8)), "{}", bot.log());
+    drop(idle);
+    assert!(bot.log().contains("refused (408)"), "{}", bot.log());
+    // Facing clients itself, the bot gives one client 4 connections at once.
+    let public = Bot::start(&api, &[FAST, &["--public"]].concat());
+    let idle = idle_connections(&public, 4);
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, body) = standin::send_raw(public.address, b"GET / HTTP/1.1\r\n\r\n");
+    assert_eq!(status, 503, "{body}");
+    assert!(
+        public.log().contains("4 connections of it already open"),
+        "{}",
+        public.log()
+    );
+    drop(idle);
+    assert!(
+        ping_within(&public, Duration::from_secs(8)),
+        "{}",
+        public.log()
+    );
+}
+
 #[test]
 fn requests_that_are_not_abstractplays_are_refused_and_change_nothing() {
     let api = Api::start();
@@ -646,7 +699,7 @@ fn a_bot_that_cannot_run_safely_says_why_in_one_line_and_does_not_start() {
     let (one_table, one_engine) = (most_hash.to_string(), most_threads.to_string());
     let over_hash = (most_hash + 1).to_string();
     let over_threads = (most_threads + 1).to_string();
-    let cases: [(&[&str], bool, &str); 10] = [
+    let cases: [(&[&str], bool, &str); 11] = [
         (&query, false, "AP_BOT_CLIENT_ID is not set"),
         (
             &["--bot-query-url", "http://bots.example.org/botQuery"],
@@ -672,6 +725,12 @@ fn a_bot_that_cannot_run_safely_says_why_in_one_line_and_does_not_start() {
             &[&query[..], &["--think", "0"]].concat(),
             true,
             "seconds above 0",
+        ),
+        // Facing the network without a proxy needs saying so.
+        (
+            &[&query[..], &["--listen", "0.0.0.0:0"]].concat(),
+            true,
+            "not the loopback address",
         ),
         // One table beyond half the memory, or two within it that together are not.
         (
