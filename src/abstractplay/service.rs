@@ -36,7 +36,7 @@ use signal_hook::iterator::Signals;
 use super::client::Client;
 use super::http::{self, RawRequest};
 use super::payload::{MoveRequest, Rebuilt};
-use super::think::{self, EngineSetup};
+use super::think::{self, EngineSetup, Resign};
 use super::turns::{Turns, Verdict, history_checksum};
 use super::verify::{SignatureHeaders, Verifier};
 use super::webhook::{self, Reply};
@@ -70,6 +70,8 @@ pub struct BotSetup {
     pub queue: usize,
     /// Each worker's engine.
     pub engine: EngineSetup,
+    /// When to resign a lost game (`None`: never).
+    pub resign: Option<Resign>,
 }
 
 /// A move to find: the request, its game, and when it came.
@@ -93,6 +95,9 @@ struct Bot {
     /// Each game's seat and last turn posted, kept across restarts.
     turns: Mutex<Turns>,
     open: AtomicUsize,
+    /// The bot's moves in a row each game has been lost by (those games only), for
+    /// [`Resign`]: kept in memory alone (a restart counts again).
+    lost_in_a_row: Mutex<HashMap<String, u32>>,
     /// The connections each client holds now, for the clients [`MAX_PER_CLIENT`] caps.
     per_client: Mutex<HashMap<std::net::IpAddr, usize>>,
     /// Set by SIGTERM or SIGINT: the bot exits once its moves are posted.
@@ -117,6 +122,7 @@ pub fn serve(
         turns: Mutex::new(turns),
         open: AtomicUsize::new(0),
         per_client: Mutex::new(HashMap::new()),
+        lost_in_a_row: Mutex::new(HashMap::new()),
         stopping: Arc::new(AtomicBool::new(false)),
     });
     watch_signals(&bot)?;
@@ -338,15 +344,22 @@ impl Bot {
             chosen.score.as_deref().unwrap_or("no score"),
             chosen.took.as_secs_f64()
         );
+        let mv = match self.resigns(gameid, chosen.value) {
+            true => {
+                log::info!(
+                    "game {gameid}: ply {ply}: resigns ({})",
+                    chosen.score.as_deref().unwrap_or("no score")
+                );
+                RESIGN
+            }
+            false => chosen.abstractplay.as_str(),
+        };
         let meta_game = job.request.meta_game.as_str();
         let mut waits = RETRY_AFTER.iter();
         loop {
-            match self
-                .client
-                .post_move(gameid, meta_game, &chosen.abstractplay)
-            {
+            match self.client.post_move(gameid, meta_game, mv) {
                 Ok(()) => {
-                    log::info!("game {gameid}: {} posted", chosen.abstractplay);
+                    log::info!("game {gameid}: {mv} posted");
                     let history = history_checksum(&job.game.moves);
                     let recorded = self.turns().record(gameid, ply - 1, history, unix_now());
                     if let Err(why) = recorded {
@@ -357,21 +370,50 @@ impl Bot {
                 Err(error) => match waits.next() {
                     Some(wait) if error.is_transient() => {
                         log::warn!(
-                            "game {gameid}: {} not posted: {error}; again in {} s",
-                            chosen.abstractplay,
+                            "game {gameid}: {mv} not posted: {error}; again in {} s",
                             wait.as_secs()
                         );
                         thread::sleep(*wait);
                     }
                     _ => {
-                        return log::warn!(
-                            "game {gameid}: {} not posted: {error}; given up",
-                            chosen.abstractplay
-                        );
+                        return log::warn!("game {gameid}: {mv} not posted: {error}; given up");
                     }
                 },
             }
         }
+    }
+}
+
+/// What the bot posts to resign, as AbstractPlay takes it (`api/abstractplay.ts`,
+/// `handleMove`).
+const RESIGN: &str = "resign";
+/// The most games whose lost moves in a row are counted at once.
+const MAX_LOSING_GAMES: usize = 10_000;
+
+impl Bot {
+    /// Counts a move of `value` in `gameid` towards resigning; whether the bot resigns now.
+    fn resigns(&self, gameid: &str, value: Option<crate::search::Score>) -> bool {
+        let Some(resign) = self.setup.resign else {
+            return false;
+        };
+        let mut counts = self
+            .lost_in_a_row
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if !resign.is_lost(value) {
+            counts.remove(gameid);
+            return false;
+        }
+        if counts.len() >= MAX_LOSING_GAMES && !counts.contains_key(gameid) {
+            counts.clear();
+        }
+        let count = counts.entry(gameid.to_owned()).or_insert(0);
+        *count += 1;
+        let now = resign.now(value, *count);
+        if now {
+            counts.remove(gameid);
+        }
+        now
     }
 }
 

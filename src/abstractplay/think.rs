@@ -1,6 +1,7 @@
 //! The bot's move in a game rebuilt from a move request: one engine session searches it for
 //! the time the request's clock allows, and the answer goes back in AbstractPlay's
-//! notation, with what a log line says of it (the score and the time taken).
+//! notation, with what a log line says of it (the score and the time taken); and when a
+//! bot in a lost game resigns ([`Resign`]).
 
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -11,7 +12,8 @@ use crate::games::Variant;
 use crate::games::lielow::abstractplay::to_abstractplay;
 use crate::games::lielow::{Lielow8, Lielow9};
 use crate::rules::{Notation, Rules};
-use crate::search::Limits;
+use crate::search::mover::Mover;
+use crate::search::{Limits, Score};
 
 /// What the engine chose, for the request's answer and its log line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,6 +24,8 @@ pub struct Chosen {
     pub ternion: String,
     /// The last reported score, as the protocol writes it (`cp 12`, `mate 3`).
     pub score: Option<String>,
+    /// The same score, for the bot's own judgement (whether to resign).
+    pub value: Option<Score>,
     pub took: Duration,
 }
 
@@ -30,6 +34,63 @@ pub struct Chosen {
 pub struct EngineSetup {
     pub threads: usize,
     pub hash_mib: usize,
+    /// How strong it plays: the protocol's `Skill Level` (0 to 20, 20 the full engine), or
+    /// the level nearest an Elo on the game's scale (`UCI_Elo`).
+    pub strength: Strength,
+}
+
+/// When the bot resigns, as lichess-bot does: its own search's score at or below
+/// `-score` centipawns for `moves` of its moves in a row, or a proven loss at once. A game
+/// AbstractPlay's Lielow cannot draw is otherwise played on for hundreds of plies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resign {
+    /// Centipawns behind (100 is about one stack).
+    pub score: i32,
+    pub moves: u32,
+}
+
+impl Resign {
+    /// The default: ten stacks behind for three moves in a row.
+    pub const DEFAULT: Resign = Resign {
+        score: 1000,
+        moves: 3,
+    };
+
+    /// Whether a move of this `value` is lost enough to count towards resigning.
+    pub fn is_lost(self, value: Option<Score>) -> bool {
+        match value {
+            Some(Score::Centipawns(cp)) => cp <= -self.score,
+            Some(Score::Mate(plies)) => plies < 0,
+            None => false,
+        }
+    }
+
+    /// Whether to resign now, `lost_in_a_row` of the bot's moves (this one included) lost
+    /// enough, this one worth `value`.
+    pub fn now(self, value: Option<Score>, lost_in_a_row: u32) -> bool {
+        matches!(value, Some(Score::Mate(plies)) if plies < 0)
+            || (self.is_lost(value) && lost_in_a_row >= self.moves)
+    }
+}
+
+/// How strong the bot plays, one account at one strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strength {
+    Skill(u8),
+    Elo(u32),
+}
+
+impl Strength {
+    /// The full engine.
+    pub const FULL: Strength = Strength::Skill(crate::search::levels::MAX_LEVEL);
+
+    /// What picks the move in `variant`.
+    fn mover(self, variant: Variant) -> Mover {
+        Mover::at_level(match self {
+            Strength::Skill(level) => level,
+            Strength::Elo(elo) => crate::games::strength::nearest_level(variant, elo),
+        })
+    }
 }
 
 /// Searches `game` for `think` and returns the move; the error says why there is none.
@@ -50,14 +111,15 @@ pub fn choose(game: &Rebuilt, think: Duration, setup: EngineSetup) -> Result<Cho
             ..Limits::default()
         },
         multipv: 1,
+        mover: setup.strength.mover(game.variant),
         ..SearchJob::default()
     };
     let search = session.start_search(job, SearchFlags::new(false, false), listener);
-    let mut score = None;
+    let mut value = None;
     let mut best = None;
     for event in received {
         match event {
-            Event::Info(info) => score = Some(crate::protocol::format::score(info.score)),
+            Event::Info(info) => value = Some(info.score),
             Event::BestMove { best: found, .. } => {
                 best = found;
                 break;
@@ -71,7 +133,8 @@ pub fn choose(game: &Rebuilt, think: Duration, setup: EngineSetup) -> Result<Cho
     Ok(Chosen {
         abstractplay,
         ternion,
-        score,
+        score: value.map(crate::protocol::format::score),
+        value,
         took: started.elapsed(),
     })
 }
@@ -107,6 +170,7 @@ mod tests {
         let setup = EngineSetup {
             threads: 1,
             hash_mib: 4,
+            strength: Strength::FULL,
         };
         for (variant, moves) in [
             (Variant::Lielow, vec!["a2a3".to_owned(), "b7b6".to_owned()]),
@@ -132,5 +196,61 @@ mod tests {
             assert_eq!(legal, Ok(chosen.ternion.clone()), "{chosen:?}");
             assert!(chosen.score.is_some(), "{chosen:?}");
         }
+    }
+
+    #[test]
+    fn a_weaker_strength_plays_other_moves_than_the_full_engine() {
+        let at = |strength| EngineSetup {
+            threads: 1,
+            hash_mib: 4,
+            strength,
+        };
+        let mut differs = 0;
+        let mut rng = fastrand::Rng::with_seed(3);
+        for _ in 0..12 {
+            let mut position = Lielow8::start();
+            let mut moves = Vec::new();
+            let mut list = Vec::new();
+            for _ in 0..6 {
+                list.clear();
+                position.generate_moves(&mut list);
+                let mv = list[rng.usize(..list.len())];
+                moves.push(position.move_string(mv));
+                position.make_move(mv);
+            }
+            let game = Rebuilt {
+                variant: Variant::Lielow,
+                moves,
+            };
+            let full = choose(&game, Duration::from_millis(30), at(Strength::FULL)).unwrap();
+            let weak = choose(&game, Duration::from_millis(30), at(Strength::Skill(0))).unwrap();
+            let rated = choose(&game, Duration::from_millis(30), at(Strength::Elo(300))).unwrap();
+            assert!(
+                position.parse_move(&weak.ternion).is_ok()
+                    && position.parse_move(&rated.ternion).is_ok()
+            );
+            differs += usize::from(full.ternion != weak.ternion);
+        }
+        assert!(
+            differs > 0,
+            "Skill Level 0 played the full engine's every move"
+        );
+    }
+
+    #[test]
+    fn a_bot_resigns_after_enough_lost_moves_in_a_row_or_a_proven_loss() {
+        let resign = Resign {
+            score: 500,
+            moves: 3,
+        };
+        let cp = |cp| Some(Score::Centipawns(cp));
+        assert!(resign.is_lost(cp(-500)) && !resign.is_lost(cp(-499)) && !resign.is_lost(None));
+        assert!(!resign.now(cp(-900), 2) && resign.now(cp(-900), 3));
+        assert!(!resign.now(cp(-100), 5), "a move not lost never resigns");
+        assert!(
+            resign.now(Some(Score::Mate(-3)), 1),
+            "a proven loss resigns at once"
+        );
+        assert!(!resign.now(Some(Score::Mate(3)), 9));
     }
 }

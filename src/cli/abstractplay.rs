@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::Args;
 use ternion::abstractplay::client::{self, Client, Credentials, Endpoints};
 use ternion::abstractplay::service::{self, BotSetup};
-use ternion::abstractplay::think::EngineSetup;
+use ternion::abstractplay::think::{EngineSetup, Resign, Strength};
 use ternion::abstractplay::turns::Turns;
 use ternion::abstractplay::verify::{self, Verifier};
 use ternion::protocol::options::max_hash_mib;
@@ -68,9 +68,39 @@ pub struct AbstractplayArgs {
     /// ~/.local/state/ternion.
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,
+    /// How strong the bot plays: the protocol's Skill Level, 0 to 20 (20, the full engine,
+    /// by default). One account, one strength: register an account for each.
+    #[arg(long, value_name = "LEVEL", value_parser = skill_level, conflicts_with = "elo")]
+    skill: Option<u8>,
+    /// How strong the bot plays, as an Elo on the game's scale (the protocol's UCI_Elo: the
+    /// level nearest it; docs/strength.md has the table).
+    #[arg(long, value_parser = elo)]
+    elo: Option<u32>,
+    /// Resign when the bot's own score is this many centipawns behind (100 is about one
+    /// stack) for --resign-moves of its moves in a row; a proven loss resigns at once.
+    #[arg(long, value_name = "CP", default_value_t = Resign::DEFAULT.score,
+          value_parser = clap::value_parser!(i32).range(1..=100_000))]
+    resign_score: i32,
+    /// The bot's moves in a row that must be lost by --resign-score before it resigns.
+    #[arg(long, value_name = "MOVES", default_value_t = Resign::DEFAULT.moves,
+          value_parser = clap::value_parser!(u32).range(1..=1000))]
+    resign_moves: u32,
+    /// Never resign: play every game to its end.
+    #[arg(long, conflicts_with_all = ["resign_score", "resign_moves"])]
+    no_resign: bool,
     /// Seconds each call to AbstractPlay may take (the token, a move) before it is given up.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = positive_seconds)]
     timeout: f64,
+}
+
+/// `--skill`: within the bounds of the protocol's `Skill Level`.
+fn skill_level(text: &str) -> Result<u8, String> {
+    ternion::protocol::options::read_spin("Skill Level", text).map(|level| level as u8)
+}
+
+/// `--elo`: within the bounds of the protocol's `UCI_Elo`.
+fn elo(text: &str) -> Result<u32, String> {
+    ternion::protocol::options::read_spin("UCI_Elo", text).map(|elo| elo as u32)
 }
 
 /// A number of seconds above zero and below a day.
@@ -137,17 +167,30 @@ pub fn run(args: &AbstractplayArgs) -> Result<(), String> {
         public: args.public,
         workers: usize::from(args.games),
         queue: usize::from(args.queue),
+        resign: (!args.no_resign).then_some(Resign {
+            score: args.resign_score,
+            moves: args.resign_moves,
+        }),
         engine: EngineSetup {
             threads: args.threads,
             hash_mib: args.hash,
+            strength: match (args.skill, args.elo) {
+                (_, Some(elo)) => Strength::Elo(elo),
+                (Some(level), None) => Strength::Skill(level),
+                (None, None) => Strength::FULL,
+            },
         },
     };
     log::info!(
-        "listening on http://{address}/: {} games at once, {} s a move, {} thread(s) and {} MiB each",
+        "listening on http://{address}/: {} games at once, {} s a move, {} thread(s) and {} MiB each, {}",
         args.games,
         args.think,
         args.threads,
-        args.hash
+        args.hash,
+        match setup.engine.strength {
+            Strength::Skill(level) => format!("Skill Level {level}"),
+            Strength::Elo(elo) => format!("the level nearest Elo {elo}"),
+        }
     );
     // The address on stdout alone, for scripts that started the bot on port 0.
     let mut out = std::io::stdout().lock();

@@ -356,6 +356,73 @@ fn slow_clients_lose_their_slots_within_seconds_and_one_client_holds_only_a_few(
 }
 
 #[test]
+fn a_bot_losing_game_resigns_and_one_told_not_to_plays_on() {
+    use ternion::abstractplay::payload::Rebuilt;
+    use ternion::abstractplay::think::{EngineSetup, Strength, choose};
+    // The bot at Skill Level 0 against the full engine, resigning when 3 stacks behind for
+    // two of its moves in a row.
+    let api = Api::start();
+    let weak = [
+        "--skill",
+        "0",
+        "--resign-score",
+        "300",
+        "--resign-moves",
+        "2",
+    ];
+    let bot = Bot::start(&api, &[FAST, &weak].concat());
+    let strong = EngineSetup {
+        threads: 1,
+        hash_mib: 4,
+        strength: Strength::FULL,
+    };
+    let gameid = "resigned";
+    let (mut game, mut history, mut ternion_moves) = (Lielow8::start(), Vec::new(), Vec::new());
+    let mut resigned = false;
+    while game.outcome().is_none() && history.len() < 400 {
+        if history.len() % 2 == 0 {
+            let rebuilt = Rebuilt {
+                variant: ternion::games::Variant::Lielow,
+                moves: ternion_moves.clone(),
+            };
+            let chosen = choose(&rebuilt, Duration::from_millis(40), strong).unwrap();
+            game.make_move(game.parse_move(&chosen.ternion).unwrap());
+            history.push(chosen.abstractplay);
+            ternion_moves.push(chosen.ternion);
+            continue;
+        }
+        let (status, _) = post_signed(bot.address, &move_request(gameid, false, &history, 24));
+        assert_eq!(status, 202, "{}", bot.log());
+        let posted = api.next_move(gameid, MOVE_WAIT).expect("the bot's move");
+        if posted.mv == "resign" {
+            resigned = true;
+            break;
+        }
+        let mv = from_abstractplay(&game, &posted.mv).unwrap();
+        ternion_moves.push(game.move_string(mv));
+        game.make_move(mv);
+        history.push(posted.mv);
+    }
+    assert!(
+        resigned,
+        "the bot played a lost game out: {history:?}\n{}",
+        bot.log()
+    );
+    assert!(bot.log().contains(": resigns ("), "{}", bot.log());
+    assert!(game.outcome().is_none());
+    // Told never to resign, a bot in the same position plays a move.
+    let stubborn = Bot::start(&api, &[FAST, &["--skill", "0", "--no-resign"]].concat());
+    let request = move_request("stubborn", false, &history, 24);
+    assert_eq!(post_signed(stubborn.address, &request).0, 202);
+    let posted = api.next_move("stubborn", MOVE_WAIT).expect("a move");
+    assert!(
+        rules::abstractplay_moves(&game).contains(&posted.mv),
+        "{}",
+        posted.mv
+    );
+}
+
+#[test]
 fn requests_that_are_not_abstractplays_are_refused_and_change_nothing() {
     let api = Api::start();
     let bot = Bot::start(&api, FAST);
@@ -699,7 +766,7 @@ fn a_bot_that_cannot_run_safely_says_why_in_one_line_and_does_not_start() {
     let (one_table, one_engine) = (most_hash.to_string(), most_threads.to_string());
     let over_hash = (most_hash + 1).to_string();
     let over_threads = (most_threads + 1).to_string();
-    let cases: [(&[&str], bool, &str); 11] = [
+    let cases: [(&[&str], bool, &str); 13] = [
         (&query, false, "AP_BOT_CLIENT_ID is not set"),
         (
             &["--bot-query-url", "http://bots.example.org/botQuery"],
@@ -725,6 +792,17 @@ fn a_bot_that_cannot_run_safely_says_why_in_one_line_and_does_not_start() {
             &[&query[..], &["--think", "0"]].concat(),
             true,
             "seconds above 0",
+        ),
+        // A strength beyond the protocol's bounds, or two at once.
+        (
+            &[&query[..], &["--skill", "21"]].concat(),
+            true,
+            "Skill Level",
+        ),
+        (
+            &[&query[..], &["--skill", "3", "--elo", "1000"]].concat(),
+            true,
+            "cannot be used with",
         ),
         // Facing the network without a proxy needs saying so.
         (
