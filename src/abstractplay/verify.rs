@@ -168,8 +168,46 @@ impl Nonces {
     }
 }
 
-/// The Ed25519 key of `text` (see [`Verifier::from_key_text`]).
+/// The DER of an Ed25519 SubjectPublicKeyInfo (RFC 8410) before its 32 key bytes: what a
+/// PEM `-----BEGIN PUBLIC KEY-----` holds.
+const SPKI_PREFIX: [u8; 12] = [
+    0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00,
+];
+
+/// The Ed25519 key of `text`, in every form AbstractPlay's reference verifier reads
+/// (`lib/botVerify.ts`): an OpenSSH line, RFC 4716 text, the base64 of either (as an
+/// environment variable may hold it), a PEM public key, or the 32 bytes in base64; wrapped
+/// in quotes or not, with any line endings.
 fn parse_public_key(text: &str) -> Result<VerifyingKey, String> {
+    let text = strip_quotes(text);
+    let is_text_form =
+        |t: &str| t.contains("ssh-") || t.contains("---- BEGIN") || t.contains("-----BEGIN");
+    if !is_text_form(text) {
+        let joined: String = text.split_whitespace().collect();
+        let decoded = BASE64
+            .decode(&joined)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok());
+        if let Some(decoded) = decoded.filter(|d| is_text_form(d)) {
+            return parse_key_form(decoded.trim());
+        }
+    }
+    parse_key_form(text)
+}
+
+/// `text` without one pair of quotes around it.
+fn strip_quotes(text: &str) -> &str {
+    let text = text.trim();
+    for quote in ['"', '\''] {
+        if let Some(inner) = text.strip_prefix(quote).and_then(|t| t.strip_suffix(quote)) {
+            return inner.trim();
+        }
+    }
+    text
+}
+
+/// [`parse_public_key`] once the text is the key's own form.
+fn parse_key_form(text: &str) -> Result<VerifyingKey, String> {
     let body: String = text
         .lines()
         .map(str::trim)
@@ -187,6 +225,7 @@ fn parse_public_key(text: &str) -> Result<VerifyingKey, String> {
         .map_err(|e| format!("not a public key in base64: {e}"))?;
     let key: [u8; 32] = match bytes.len() {
         32 => bytes.try_into().expect("32 bytes"),
+        44 if bytes.starts_with(&SPKI_PREFIX) => bytes[12..].try_into().expect("32 bytes"),
         _ => ssh_key_bytes(&bytes).ok_or("not an Ed25519 public key")?,
     };
     VerifyingKey::from_bytes(&key).map_err(|e| format!("not an Ed25519 public key: {e}"))
@@ -247,6 +286,31 @@ mod tests {
         );
         let raw = BASE64.encode(key.to_bytes());
         assert_eq!(parse_public_key(&raw).unwrap(), key);
+        // The base64 of the OpenSSH line and of the RFC 4716 text, as an environment
+        // variable may hold them; quoted; with Windows line endings.
+        assert_eq!(parse_public_key(&BASE64.encode(PUBLISHED)).unwrap(), key);
+        assert_eq!(parse_public_key(&BASE64.encode(&ssh2)).unwrap(), key);
+        assert_eq!(parse_public_key(&format!("\"{PUBLISHED}\"")).unwrap(), key);
+        assert_eq!(
+            parse_public_key(&format!("'{}'", ssh2.replace('\n', "\r\n"))).unwrap(),
+            key
+        );
+        // PEM: the SubjectPublicKeyInfo of RFC 8410, as `openssl pkey -pubout` writes it.
+        let mut der = SPKI_PREFIX.to_vec();
+        der.extend_from_slice(&key.to_bytes());
+        let pem = format!(
+            "-----BEGIN PUBLIC KEY-----\n{}\n-----END PUBLIC KEY-----\n",
+            BASE64.encode(&der)
+        );
+        assert_eq!(parse_public_key(&pem).unwrap(), key);
+        // The key of a known PEM file: the RFC 8410 example.
+        let rfc8410 = "-----BEGIN PUBLIC KEY-----\n\
+                       MCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=\n\
+                       -----END PUBLIC KEY-----";
+        let expected = "19bf44096984cdfe8541bac167dc3b96c85086aa30b6b6cb0c5c38ad703166e1";
+        let read = parse_public_key(rfc8410).unwrap().to_bytes();
+        let hex: String = read.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hex, expected);
         for bad in [
             "",
             "ssh-ed25519 AAAA",

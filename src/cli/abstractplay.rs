@@ -38,7 +38,8 @@ pub struct AbstractplayArgs {
     /// The OAuth scope the token asks for (production's by default).
     #[arg(long, env = "BOT_OAUTH_SCOPE", default_value = client::PRODUCTION_SCOPE)]
     scope: String,
-    /// A file holding AbstractPlay's public key (OpenSSH line or RFC 4716). Without it: the
+    /// A file holding AbstractPlay's public key (an OpenSSH line, RFC 4716 text, the base64
+    /// of either, or PEM: every form AbstractPlay's own verifier reads). Without it: the
     /// key in AP_BOT_PUBLIC_KEY, else the one AbstractPlay publishes, else the one its
     /// reference bot embeds.
     #[arg(long, value_name = "FILE")]
