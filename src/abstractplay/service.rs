@@ -18,7 +18,9 @@
 //! (`lib/botOutbound.ts`): a turn refused, or taken and never posted, leaves its game
 //! waiting. So a stopping bot refuses nothing: SIGTERM or SIGINT (`systemctl stop`,
 //! Ctrl-C) lets every move taken, before or during the stop, be searched and posted (for
-//! at most [`DRAIN_LIMIT`]), then the bot exits 0. A second signal ends it at once.
+//! at most the drain, [`DRAIN_LIMIT`] by default; the searches cut to their share of it),
+//! then the bot exits 0, naming every game it leaves waiting. A second signal ends it at
+//! once.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
@@ -36,7 +38,7 @@ use signal_hook::iterator::Signals;
 use super::client::Client;
 use super::http::{self, RawRequest};
 use super::payload::{MoveRequest, Rebuilt};
-use super::think::{self, EngineSetup, Resign};
+use super::think::{self, CutShort, EngineSetup, Resign};
 use super::turns::{Turns, Verdict, history_checksum};
 use super::verify::{SignatureHeaders, Verifier};
 use super::webhook::{self, Reply};
@@ -50,8 +52,10 @@ pub const MAX_CONNECTIONS: usize = 64;
 pub const MAX_PER_CLIENT: usize = 4;
 /// The least time a move is searched, however long it waited in the queue.
 const LEAST_THINK: Duration = Duration::from_millis(20);
-/// How long a stopping bot waits for the moves it took to be posted.
+/// How long a stopping bot waits for the moves it took to be posted, by default.
 pub const DRAIN_LIMIT: Duration = Duration::from_secs(60);
+/// The part of the drain the searches may take; the rest is for posting.
+const DRAIN_SEARCHING: f64 = 0.8;
 /// The waits before posting a move again after a failure that may pass (a network error,
 /// a server error): three tries in all.
 const RETRY_AFTER: [Duration; 2] = [Duration::from_secs(1), Duration::from_secs(4)];
@@ -72,6 +76,8 @@ pub struct BotSetup {
     pub engine: EngineSetup,
     /// When to resign a lost game (`None`: never).
     pub resign: Option<Resign>,
+    /// How long a stopping bot has to post the moves it took ([`DRAIN_LIMIT`] by default).
+    pub drain: Duration,
 }
 
 /// A move to find: the request, its game, and when it came.
@@ -102,6 +108,10 @@ struct Bot {
     per_client: Mutex<HashMap<std::net::IpAddr, usize>>,
     /// Set by SIGTERM or SIGINT: the bot exits once its moves are posted.
     stopping: Arc<AtomicBool>,
+    /// While the bot stops: when the searches that ran at the stop must end.
+    cut: CutShort,
+    /// While the bot stops: the most a search started since may take.
+    drain_share: Mutex<Option<Duration>>,
 }
 
 /// Serves AbstractPlay's webhooks on `listener` for ever.
@@ -124,6 +134,8 @@ pub fn serve(
         per_client: Mutex::new(HashMap::new()),
         lost_in_a_row: Mutex::new(HashMap::new()),
         stopping: Arc::new(AtomicBool::new(false)),
+        cut: CutShort::new(None),
+        drain_share: Mutex::new(None),
     });
     watch_signals(&bot)?;
     let queued = Arc::new(Mutex::new(queued));
@@ -329,10 +341,24 @@ impl Bot {
             allowed.as_secs_f64(),
             job.request.clock_curr
         );
-        let think = allowed
+        let mut think = allowed
             .saturating_sub(job.received.elapsed())
             .max(LEAST_THINK);
-        let chosen = match think::choose(&job.game, think, self.setup.engine) {
+        // A search started while the bot stops takes its share of the drain; one that was
+        // running when the stop came is cut short at the time the stop set.
+        let share = *self
+            .drain_share
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let no_cut = CutShort::new(None);
+        let cut = match share {
+            Some(share) => {
+                think = think.min(share).max(LEAST_THINK);
+                &no_cut
+            }
+            None => &self.cut,
+        };
+        let chosen = match think::choose_until(&job.game, think, self.setup.engine, cut) {
             Ok(chosen) => chosen,
             Err(why) => return log::warn!("game {gameid}: ply {ply}: no move: {why}"),
         };
@@ -440,18 +466,40 @@ fn watch_signals(bot: &Arc<Bot>) -> std::io::Result<()> {
 }
 
 impl Bot {
-    /// Waits for every move taken to be posted (at most [`DRAIN_LIMIT`]), and exits.
+    /// Waits for every move taken to be posted (at most the drain), and exits. The
+    /// searches share the drain: those running end within a share of it, and each started
+    /// since thinks at most that share, so that the moves waiting are all played in time.
+    /// Every game still waiting at the end is named in the log.
     fn stop(&self, signal: &str) -> ! {
+        let started = Instant::now();
         self.stopping.store(true, Ordering::SeqCst);
+        let pending = self.pending().len();
+        let rounds = pending.div_ceil(self.setup.workers.max(1)).max(1) as u32;
+        let share = self.setup.drain.mul_f64(DRAIN_SEARCHING) / rounds;
+        *self
+            .drain_share
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(share);
+        *self.cut.lock().unwrap_or_else(PoisonError::into_inner) = Some(started + share);
         log::info!(
-            "{signal}: stopping once the {} move(s) taken, and any taken meanwhile, are posted",
-            self.pending().len()
+            "{signal}: stopping once the {pending} move(s) taken, and any taken meanwhile, are \
+             posted: at most {:.1} s a search, {:.0} s in all",
+            share.as_secs_f64(),
+            self.setup.drain.as_secs_f64()
         );
-        let deadline = Instant::now() + DRAIN_LIMIT;
+        let deadline = started + self.setup.drain;
         while !self.pending().is_empty() && Instant::now() < deadline {
             thread::sleep(Duration::from_millis(20));
         }
-        match self.pending().len() {
+        let mut left: Vec<Turn> = self.pending().keys().cloned().collect();
+        left.sort();
+        for (gameid, ply) in &left {
+            log::warn!(
+                "game {gameid}: ply {} left waiting: its move was not posted",
+                ply + 1
+            );
+        }
+        match left.len() {
             0 => log::info!("stopped"),
             left => log::warn!("stopped with {left} move(s) not posted"),
         }

@@ -93,8 +93,22 @@ impl Strength {
     }
 }
 
+/// A time by which running searches must end, set while the bot stops (`None` until
+/// then): each search polls it and is cut short when it has come.
+pub type CutShort = std::sync::Mutex<Option<Instant>>;
+
 /// Searches `game` for `think` and returns the move; the error says why there is none.
 pub fn choose(game: &Rebuilt, think: Duration, setup: EngineSetup) -> Result<Chosen, String> {
+    choose_until(game, think, setup, &CutShort::new(None))
+}
+
+/// [`choose`], the search cut short once the time in `cut` has come.
+pub fn choose_until(
+    game: &Rebuilt,
+    think: Duration,
+    setup: EngineSetup,
+    cut: &CutShort,
+) -> Result<Chosen, String> {
     let started = Instant::now();
     let mut session = new_session(game.variant, setup.hash_mib);
     session.set_threads(setup.threads);
@@ -114,10 +128,24 @@ pub fn choose(game: &Rebuilt, think: Duration, setup: EngineSetup) -> Result<Cho
         mover: setup.strength.mover(game.variant),
         ..SearchJob::default()
     };
-    let search = session.start_search(job, SearchFlags::new(false, false), listener);
+    let flags = SearchFlags::new(false, false);
+    let search = session.start_search(job, flags.clone(), listener);
     let mut value = None;
     let mut best = None;
-    for event in received {
+    loop {
+        let event = match received.recv_timeout(Duration::from_millis(20)) {
+            Ok(event) => event,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let due = *cut
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                if due.is_some_and(|due| Instant::now() >= due) {
+                    flags.stop();
+                }
+                continue;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
         match event {
             Event::Info(info) => value = Some(info.score),
             Event::BestMove { best: found, .. } => {

@@ -89,6 +89,11 @@ pub struct AbstractplayArgs {
     /// Never resign: play every game to its end.
     #[arg(long, conflicts_with_all = ["resign_score", "resign_moves"])]
     no_resign: bool,
+    /// Seconds a stopping bot (SIGTERM, SIGINT) has to search and post the moves it has
+    /// taken; the searches share four fifths of it. Keep it below systemd's TimeoutStopSec.
+    #[arg(long, value_name = "SECONDS", default_value_t = service::DRAIN_LIMIT.as_secs_f64(),
+          value_parser = positive_seconds)]
+    drain: f64,
     /// Seconds each call to AbstractPlay may take (the token, a move) before it is given up.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = positive_seconds)]
     timeout: f64,
@@ -168,6 +173,7 @@ pub fn run(args: &AbstractplayArgs) -> Result<(), String> {
         public: args.public,
         workers: usize::from(args.games),
         queue: usize::from(args.queue),
+        drain: Duration::from_secs_f64(args.drain),
         resign: (!args.no_resign).then_some(Resign {
             score: args.resign_score,
             moves: args.resign_moves,

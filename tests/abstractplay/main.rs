@@ -891,6 +891,53 @@ fn a_stopped_bot_posts_every_move_it_takes_then_exits() {
 }
 
 #[test]
+fn a_stop_cuts_the_searches_to_the_drain_and_names_the_games_it_leaves_waiting() {
+    let api = Api::start();
+    // Three moves of 30 s on one engine, and 6 s to stop: each search gets its share.
+    let args = [
+        "--think",
+        "30",
+        "--games",
+        "1",
+        "--drain",
+        "6",
+        "--timeout",
+        "1",
+    ];
+    let mut bot = Bot::start(&api, &args);
+    for gameid in ["drain-1", "drain-2", "drain-3"] {
+        queue_first_move(&bot, gameid);
+    }
+    bot.signal("-TERM");
+    assert_eq!(bot.exit_status(MOVE_WAIT), Some(0), "{}", bot.log());
+    for gameid in ["drain-1", "drain-2", "drain-3"] {
+        assert!(
+            api.next_move(gameid, Duration::ZERO).is_some(),
+            "{gameid}: {}",
+            bot.log()
+        );
+    }
+    assert!(
+        bot.log().contains("at most 1.6 s a search, 6 s in all"),
+        "{}",
+        bot.log()
+    );
+    assert!(bot.log().contains("stopped\n"), "{}", bot.log());
+    // A move that cannot be posted in time: its game is named.
+    let mut bot = Bot::start(&api, &["--think", "0.02", "--drain", "1", "--timeout", "5"]);
+    api.next_queries(&[QueryMode::Hang(Duration::from_secs(10))]);
+    queue_first_move(&bot, "stuck");
+    bot.signal("-TERM");
+    assert_eq!(bot.exit_status(MOVE_WAIT), Some(0), "{}", bot.log());
+    assert!(
+        bot.log()
+            .contains("game stuck: ply 1 left waiting: its move was not posted"),
+        "{}",
+        bot.log()
+    );
+}
+
+#[test]
 fn a_second_signal_ends_a_stopping_bot_at_once() {
     let api = Api::start();
     let mut bot = Bot::start(&api, &["--think", "30"]);
