@@ -743,3 +743,28 @@ fn commands_end_when_their_reader_goes_and_go_on_without_stderr() {
     }
     assert!(std::fs::read_to_string(data).unwrap().lines().count() > 5);
 }
+
+#[test]
+fn perft_divide_writes_each_moves_count_as_it_is_done_and_stops_when_nobody_reads() {
+    use std::io::BufRead;
+    // Depth 7 takes minutes: the first move's count comes long before, and a reader that
+    // stops after it ends the count.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ternion"))
+        .args(["perft", "lielow", "7", "--divide"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let (mv, count) = first.trim().split_once(": ").expect("<move>: <count>");
+    assert!(mv.len() >= 4 && count.parse::<u64>().unwrap() > 100_000, "{first}");
+    // The pipe is closed: the count ends at its next move, not minutes later.
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(started.elapsed().as_secs() < 600, "the count ran on for nobody");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}

@@ -1,11 +1,12 @@
 //! `ternion perft`: perft and divide from the command line, for any variant.
 
 use std::io::{self, Write};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use clap::Args;
 use ternion::games::Playable;
-use ternion::rules::perft::{divide, perft};
+use ternion::rules::perft::{divide_each, perft};
 
 use ternion::protocol::command::MAX_PERFT_DEPTH;
 
@@ -71,12 +72,24 @@ fn count<G: Playable>(args: &PerftArgs) -> Result<(), Failure> {
     let started = Instant::now();
     let mut out = io::stdout().lock();
     let nodes = if args.divide && args.depth > 0 {
-        let counts = divide(&mut game, args.depth);
-        for &(mv, count) in &counts {
-            writeln!(out, "{}: {count}", game.move_string(mv))?;
-        }
+        // Each move's count is written and flushed as soon as it is done; a reader that
+        // went away (`| head -1`) ends the count at the next move.
+        let (mut total, mut written) = (0, Ok(()));
+        let root = game.clone();
+        divide_each(
+            &mut game,
+            args.depth,
+            &AtomicBool::new(false),
+            |mv, count| {
+                total += count;
+                written =
+                    writeln!(out, "{}: {count}", root.move_string(mv)).and_then(|()| out.flush());
+                written.is_ok()
+            },
+        );
+        written?;
         writeln!(out)?;
-        counts.iter().map(|&(_, count)| count).sum()
+        total
     } else {
         perft(&mut game, args.depth)
     };

@@ -39,10 +39,26 @@ pub fn divide<G: Rules>(game: &mut G, depth: u32) -> Vec<(G::Move, u64)> {
 /// in full before the stop, and leaves out the rest. The flag is read at every node three
 /// or more plies above the leaves, so a stop is obeyed well within a millisecond.
 pub fn divide_until<G: Rules>(game: &mut G, depth: u32, stop: &AtomicBool) -> Vec<(G::Move, u64)> {
+    let mut counts = Vec::new();
+    divide_each(game, depth, stop, |mv, nodes| {
+        counts.push((mv, nodes));
+        true
+    });
+    counts
+}
+
+/// [`divide_until`] that hands each root move's count to `counted` as soon as it is done
+/// (a command line prints it at once: a count of hours shows its progress, and a reader
+/// that has had enough stops it); `counted` returning `false` ends the count there.
+pub fn divide_each<G: Rules>(
+    game: &mut G,
+    depth: u32,
+    stop: &AtomicBool,
+    mut counted: impl FnMut(G::Move, u64) -> bool,
+) {
     let mut root_moves = Vec::new();
     game.generate_moves(&mut root_moves);
     let mut buffers = move_buffers::<G>(depth);
-    let mut counts = Vec::with_capacity(root_moves.len());
     for mv in root_moves {
         let nodes = if depth <= 1 {
             1
@@ -52,12 +68,10 @@ pub fn divide_until<G: Rules>(game: &mut G, depth: u32, stop: &AtomicBool) -> Ve
             game.unmake_move(mv, undo);
             nodes
         };
-        if stop.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) || !counted(mv, nodes) {
             break;
         }
-        counts.push((mv, nodes));
     }
-    counts
 }
 
 /// One reusable move list per ply, allocated once per perft call.
