@@ -760,11 +760,17 @@ fn perft_divide_writes_each_moves_count_as_it_is_done_and_stops_when_nobody_read
         .read_line(&mut first)
         .unwrap();
     let (mv, count) = first.trim().split_once(": ").expect("<move>: <count>");
-    assert!(mv.len() >= 4 && count.parse::<u64>().unwrap() > 100_000, "{first}");
+    assert!(
+        mv.len() >= 4 && count.parse::<u64>().unwrap() > 100_000,
+        "{first}"
+    );
     // The pipe is closed: the count ends at its next move, not minutes later.
     let started = std::time::Instant::now();
     while child.try_wait().unwrap().is_none() {
-        assert!(started.elapsed().as_secs() < 600, "the count ran on for nobody");
+        assert!(
+            started.elapsed().as_secs() < 600,
+            "the count ran on for nobody"
+        );
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }

@@ -570,3 +570,23 @@ fn the_pages_share_one_bounded_pool_of_table_memory() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+#[test]
+fn boards_holding_every_slot_never_keep_the_page_from_loading() {
+    // Every board slot held by an open WebSocket: the page (and the levels) are still
+    // served at once, and one more board is refused.
+    let server = start();
+    let host = format!("Host: 127.0.0.1:{}\r\n", server.port);
+    let boards: Vec<_> = (0..gui::MAX_CONNECTIONS)
+        .map(|_| page_socket(&server))
+        .collect();
+    for _ in 0..12 {
+        let page = get(server.port, "/", &host);
+        assert!(page.starts_with("HTTP/1.1 200 OK\r\n"), "{page}");
+    }
+    assert!(get(server.port, "/levels.json", &host).starts_with("HTTP/1.1 200 OK\r\n"));
+    let origin = format!("http://127.0.0.1:{}", server.port);
+    let refused = connect(server.port, &origin).expect_err("a board beyond the slots");
+    assert!(refused.contains("503"), "{refused}");
+    drop(boards);
+}

@@ -33,8 +33,11 @@ use std::time::Duration;
 
 use crate::games::LoadedTables;
 
-/// Connections served at once; more are refused until one ends. A connection takes its
-/// slot once its request head has come: a silent connection holds none.
+/// Boards (WebSockets, each with its daemon) served at once; more are refused until one
+/// ends. A connection takes a slot once its request head has come and asks for `/ws`: a
+/// silent connection holds none, and the page itself (and every other plain request) is
+/// answered at once without one, so that clients holding or retaking every slot never keep
+/// the page from loading (it then says the board is busy).
 pub const MAX_CONNECTIONS: usize = 16;
 /// Connections whose request head has not come yet, each waiting at most
 /// `http::REQUEST_TIME` on a sleeping thread of its own. When a new connection finds them
@@ -130,6 +133,10 @@ pub fn serve(listener: TcpListener, setup: PageSetup) -> io::Result<()> {
                     .leave(number);
                 match request {
                     Err(status) => http::refuse(stream, status),
+                    // The page and its files: answered at once, no slot taken.
+                    Ok((request, read)) if request.path != "/ws" => {
+                        http::handle(stream, &request, read, port, &setup);
+                    }
                     Ok((request, read)) => {
                         if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
                             // The refusal holds no slot while it lingers.
