@@ -16,7 +16,7 @@ use crate::search::{Info, Score};
 const MAX_ERROR_DETAIL: usize = 200;
 
 /// What `mate <n>` counts: UCI's moves of the side to move, or UGI 1.0's plies ("Mate in
-/// <x> plies, not moves"). The daemon speaks as the handshake asked: plies after `ugi`,
+/// `<x>` plies, not moves"). The daemon speaks as the handshake asked: plies after `ugi`,
 /// moves after `uci` (and before any handshake, as it always has).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum MateUnit {
