@@ -774,3 +774,45 @@ fn perft_divide_writes_each_moves_count_as_it_is_done_and_stops_when_nobody_read
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
+
+#[test]
+fn the_last_info_before_bestmove_tells_the_whole_search_as_ugi_asks() {
+    // A node-limited search ends inside an iteration: its last line is told again with
+    // every node searched (UGI 1.0: "one final info ... containing nodes, time, and nps").
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ternion"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    use std::io::Write;
+    writeln!(stdin, "ugi\nposition startpos\ngo nodes 30000").unwrap();
+    let mut infos = Vec::new();
+    for line in std::io::BufRead::lines(std::io::BufReader::new(child.stdout.take().unwrap())) {
+        let line = line.unwrap();
+        if line.starts_with("bestmove") {
+            break;
+        }
+        if line.starts_with("info depth") {
+            infos.push(line);
+        }
+    }
+    writeln!(stdin, "quit").unwrap();
+    let _ = child.wait();
+    let field = |line: &str, name: &str| -> u64 {
+        let words: Vec<&str> = line.split(' ').collect();
+        let at = words.iter().position(|w| *w == name).expect(name);
+        words[at + 1].parse().unwrap()
+    };
+    let [.., before, last] = infos.as_slice() else {
+        panic!("fewer than two info lines: {infos:?}")
+    };
+    assert!(field(last, "nodes") >= 30_000, "{last}");
+    assert!(
+        field(before, "nodes") < field(last, "nodes"),
+        "{before} / {last}"
+    );
+    assert_eq!(field(before, "depth"), field(last, "depth"));
+    let pv = |line: &str| line.split(" pv ").nth(1).map(str::to_owned);
+    assert_eq!(pv(before), pv(last), "the same line, told again");
+}

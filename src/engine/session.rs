@@ -416,6 +416,11 @@ impl<G: Playable> Session for GameSession<G> {
         thread::spawn(move || {
             // The best line of the last completed iteration: the answer if the search fails.
             let mut best_line: Vec<G::Move> = Vec::new();
+            // The last line reported, with one line (no MultiPV): told again at the end
+            // with the search's whole effort, as UGI 1.0 asks.
+            let started = Instant::now();
+            let mut last_info: Option<Info<String>> = None;
+            let one_line = job.multipv <= 1;
             let searched = panic::catch_unwind(AssertUnwindSafe(|| {
                 let report = |root_move: RootMove<G::Move>| {
                     answer.pass(Event::current_move(&root, root_move));
@@ -435,9 +440,27 @@ impl<G: Playable> Session for GameSession<G> {
                         if info.multipv.unwrap_or(1) == 1 {
                             best_line.clone_from(&info.pv);
                         }
-                        answer.pass(Event::Info(info.with_pv(root.line_notation(&info.pv))));
+                        let shown = info.with_pv(root.line_notation(&info.pv));
+                        if one_line {
+                            last_info = Some(shown.clone());
+                        }
+                        answer.pass(Event::Info(shown));
                     })
             }));
+            // The search's whole effort, when it went on after its last report (an
+            // iteration the clock or the node limit cut short): the last line again.
+            if let (Ok(_), Some(mut last)) = (&searched, last_info) {
+                let nodes = searcher
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .nodes();
+                if nodes > last.nodes {
+                    last.nodes = nodes;
+                    last.time = started.elapsed();
+                    last.nps = (nodes as f64 / last.time.as_secs_f64().max(1e-6)) as u64;
+                    answer.pass(Event::Info(last));
+                }
+            }
             let line = searched.unwrap_or_else(|fault| {
                 answer.pass(Event::Fault(panic_detail(&*fault)));
                 // A searcher interrupted half-way may hold half-written state: start afresh.

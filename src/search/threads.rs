@@ -247,6 +247,12 @@ impl<G: Searchable> Searcher<G> {
         best
     }
 
+    /// The nodes the team searched in its last search (all of them, not only up to its
+    /// last report).
+    pub fn nodes(&self) -> u64 {
+        self.counts.total()
+    }
+
     /// Ends every helper thread and waits for it.
     fn stop_helpers(&mut self) {
         for helper in &mut self.helpers {
