@@ -25,7 +25,7 @@ def test_an_info_line_with_every_field_reads_whole():
     assert (info.depth, info.seldepth, info.multipv) == (6, 9, 2)
     assert info.score == Score(cp=-12) and not info.score.is_mate()
     assert info.wdl == Wdl(20, 960, 20) and info.wdl.expectation() == 0.5
-    assert (info.nodes, info.nps, info.time, info.hashfull, info.tbhits) == (48211, 2411000, 20, 31, 4)
+    assert (info.nodes, info.nps, info.time, info.hashfull, info.tbhits) == (48211, 2411000, 0.02, 31, 4)
     assert info.pv == ("d2d3", "d7c6")
     mate = parse_info("info depth 3 score mate -2 pv a1a2")
     assert mate.score == Score(mate=-2) and str(mate.score) == "mate -2"

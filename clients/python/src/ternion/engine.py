@@ -2,20 +2,37 @@
 event loop of the engine's own, in a thread of its own. ``with Engine.start(...) as
 engine:`` always ends the process; so does :meth:`Engine.quit`, and, as a last resort, the
 engine object being collected.
+
+A call interrupted by Ctrl-C (or any exception raised in the waiting thread) is cancelled
+as :mod:`ternion.aio` cancels: a search is stopped and read to its ``bestmove`` in the
+background, and the ``KeyboardInterrupt`` reaches the caller as itself. The engine takes
+the next command.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import threading
 import weakref
 from collections.abc import Coroutine, Iterator, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import aio
+from .analysis import STOP_TIMEOUT
+from .channel import QUIT_TIMEOUT
+from .errors import EngineError, EngineTerminatedError
 from .protocol import BestMove, Info, Limit, Options, OptionValue
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from .protocol import LimitWords
+
 T = TypeVar("T")
+
+CANCEL_TIMEOUT = 1.0
+"""Seconds an interrupted call is given to hand its work to the background."""
 
 
 class _Loop:
@@ -27,7 +44,19 @@ class _Loop:
         self.thread.start()
 
     def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result()
+        if self.loop.is_closed():
+            coroutine.close()
+            raise EngineTerminatedError("the engine was closed")
+        future = asyncio.run_coroutine_threadsafe(coroutine, self.loop)
+        try:
+            return future.result()
+        except BaseException:
+            # A KeyboardInterrupt (or another signal's exception) came while waiting: the
+            # call is cancelled as asyncio cancels, then the exception goes on as itself.
+            if not future.done():
+                future.cancel()
+                concurrent.futures.wait([future], CANCEL_TIMEOUT)
+            raise
 
     def stop(self) -> None:
         if self.loop.is_closed():
@@ -57,12 +86,32 @@ class Engine:
         self._finalizer = weakref.finalize(self, _end, loop, core)
 
     @classmethod
-    def start(cls, command: aio.Command = "ternion", **options: Any) -> Engine:
+    def start(
+        cls,
+        command: aio.Command = "ternion",
+        *,
+        protocol: aio.Protocol = "ugi",
+        timeout: float = aio.START_TIMEOUT,
+        env: Mapping[str, str] | None = None,
+        cwd: str | None = None,
+        max_line: int = aio.MAX_LINE,
+        max_noise: int = aio.MAX_NOISE,
+    ) -> Engine:
         """Starts ``command`` and completes the handshake (see
         :meth:`ternion.aio.Engine.start` for the keywords)."""
         loop = _Loop()
         try:
-            core = loop.run(aio.Engine.start(command, **options))
+            core = loop.run(
+                aio.Engine.start(
+                    command,
+                    protocol=protocol,
+                    timeout=timeout,
+                    env=env,
+                    cwd=cwd,
+                    max_line=max_line,
+                    max_noise=max_noise,
+                )
+            )
         except BaseException:
             loop.stop()
             raise
@@ -87,6 +136,10 @@ class Engine:
     @property
     def pid(self) -> int:
         return self._core.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return self._core.returncode
 
     @property
     def command(self) -> list[str]:
@@ -151,20 +204,28 @@ class Engine:
         limit: Limit | None = None,
         *,
         searchmoves: Sequence[str] | None = None,
+        options: Mapping[str, OptionValue] | None = None,
         timeout: float | None = None,
-        **limits: Any,
+        **limits: Unpack[LimitWords],
     ) -> BestMove:
-        return self._run(self._core.go(limit, searchmoves=searchmoves, timeout=timeout, **limits))
+        """See :meth:`ternion.aio.Engine.go` (times in seconds)."""
+        return self._run(
+            self._core.go(limit, searchmoves=searchmoves, options=options, timeout=timeout, **limits)
+        )
 
     def analysis(
         self,
         limit: Limit | None = None,
         *,
         searchmoves: Sequence[str] | None = None,
-        line_timeout: float = aio.LINE_TIMEOUT,
-        **limits: Any,
+        options: Mapping[str, OptionValue] | None = None,
+        line_timeout: float | None = None,
+        **limits: Unpack[LimitWords],
     ) -> Analysis:
-        started = self._core.analysis(limit, searchmoves=searchmoves, line_timeout=line_timeout, **limits)
+        """See :meth:`ternion.aio.Engine.analysis` (times in seconds)."""
+        started = self._core.analysis(
+            limit, searchmoves=searchmoves, options=options, line_timeout=line_timeout, **limits
+        )
         return Analysis(self._run(started), self._loop)
 
     def ponder(
@@ -172,13 +233,21 @@ class Engine:
         limit: Limit | None = None,
         *,
         searchmoves: Sequence[str] | None = None,
-        line_timeout: float = aio.LINE_TIMEOUT,
-        **limits: Any,
+        options: Mapping[str, OptionValue] | None = None,
+        line_timeout: float | None = None,
+        **limits: Unpack[LimitWords],
     ) -> Analysis:
-        started = self._core.ponder(limit, searchmoves=searchmoves, line_timeout=line_timeout, **limits)
+        """See :meth:`ternion.aio.Engine.ponder` (times in seconds)."""
+        started = self._core.ponder(
+            limit, searchmoves=searchmoves, options=options, line_timeout=line_timeout, **limits
+        )
         return Analysis(self._run(started), self._loop)
 
-    def quit(self, *, timeout: float = aio.QUIT_TIMEOUT) -> int | None:
+    def stop(self, *, timeout: float = aio.COMMAND_TIMEOUT) -> BestMove | None:
+        """Stops the running search, if any: its move."""
+        return self._run(self._core.stop(timeout=timeout))
+
+    def quit(self, *, timeout: float = QUIT_TIMEOUT) -> int | None:
         """Ends the engine (see :meth:`ternion.aio.Engine.quit`) and its loop thread."""
         if self._loop.loop.is_closed():
             return self._core.returncode
@@ -217,8 +286,20 @@ class Analysis:
         return self._core.info
 
     @property
+    def multipv(self) -> list[Info]:
+        return self._core.multipv
+
+    @property
     def done(self) -> bool:
         return self._core.done
+
+    def empty(self) -> bool:
+        return self._core.empty()
+
+    def get(self) -> Info:
+        """The next ``info`` line; :class:`~ternion.analysis.AnalysisComplete` once the
+        search has ended."""
+        return self._loop.run(self._core.get())
 
     def __iter__(self) -> Iterator[Info]:
         return self
@@ -229,10 +310,10 @@ class Analysis:
         except StopAsyncIteration:
             raise StopIteration from None
 
-    def wait(self, *, timeout: float = aio.UNBOUNDED_SEARCH_TIMEOUT) -> BestMove:
+    def wait(self, *, timeout: float | None = None) -> BestMove:
         return self._loop.run(self._core.wait(timeout=timeout))
 
-    def stop(self, *, timeout: float = aio.COMMAND_TIMEOUT) -> BestMove:
+    def stop(self, *, timeout: float = STOP_TIMEOUT) -> BestMove:
         return self._loop.run(self._core.stop(timeout=timeout))
 
     def ponderhit(self) -> None:
@@ -241,6 +322,12 @@ class Analysis:
     def __enter__(self) -> Analysis:
         return self
 
-    def __exit__(self, *_exc: object) -> None:
-        if not self._core.done and not self._loop.loop.is_closed():
+    def __exit__(self, kind: type[BaseException] | None, *_rest: object) -> None:
+        if self._core.done or self._loop.loop.is_closed():
+            return
+        try:
             self.stop()
+        except EngineError:
+            if kind is None:
+                raise
+            # The exception that left the block (a KeyboardInterrupt) goes on as itself.

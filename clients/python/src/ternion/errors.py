@@ -1,7 +1,11 @@
 """What can go wrong with an engine, each as its own exception. Every one is an
-:class:`EngineError`; after :class:`EngineTerminated`, :class:`EngineTimeout` and
-:class:`ProtocolError` the engine's process is gone (killed and reaped) and the engine
-object refuses further commands."""
+:class:`EngineError`. After :class:`EngineTerminatedError`, :class:`EngineTimeoutError` and
+:class:`ProtocolError` the engine's process is gone (its process group ended and reaped),
+and every later call on the engine raises :class:`EngineTerminatedError`.
+
+The names before 0.2 (``EngineTerminated``, ``EngineTimeout``, ``CommandRefused``,
+``EngineBusy``) stay as aliases.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +14,9 @@ class EngineError(Exception):
     """Something went wrong with an engine."""
 
 
-class EngineTerminated(EngineError):
-    """The engine's process ended when an answer was expected (or before a command)."""
+class EngineTerminatedError(EngineError):
+    """The engine's process ended when an answer was expected, or the engine was quit or
+    given up before the call."""
 
     def __init__(self, message: str, returncode: int | None = None, stderr: str = ""):
         detail = message
@@ -24,8 +29,9 @@ class EngineTerminated(EngineError):
         self.stderr = stderr
 
 
-class EngineTimeout(EngineError):
-    """The engine did not answer in time; it was ended."""
+class EngineTimeoutError(EngineError, TimeoutError):
+    """The engine did not answer in time; it was ended. Also a :class:`TimeoutError`, so
+    ``except TimeoutError`` catches it beside ``asyncio.wait_for``'s."""
 
 
 class ProtocolError(EngineError):
@@ -33,7 +39,7 @@ class ProtocolError(EngineError):
     lines that are no answer, or an answer that does not read."""
 
 
-class CommandRefused(EngineError):
+class CommandRefusedError(EngineError):
     """The engine refused a command with ``info string error <kind>: <detail>``; the engine
     goes on (the command changed nothing, but for an illegal move in ``position``, which
     forfeits the game by the side that was to play it)."""
@@ -43,5 +49,23 @@ class CommandRefused(EngineError):
         self.errors = errors
 
 
-class EngineBusy(EngineError):
-    """A command came while a search (an analysis, a ponder) still runs: stop it first."""
+class EngineBusyError(EngineError):
+    """A command came while a search the caller holds (an analysis, a ponder) still runs:
+    stop it (:meth:`ternion.aio.Analysis.stop`, or the engine's ``stop()``) first."""
+
+
+class MatchError(EngineError):
+    """``ternion match`` failed: it could not start, or it ended with a failure status
+    (``returncode``; ``stderr`` holds its last words)."""
+
+    def __init__(self, message: str, returncode: int | None = None, stderr: str = ""):
+        super().__init__(f"{message}: {stderr}" if stderr else message)
+        self.returncode = returncode
+        self.stderr = stderr
+
+
+# The names before 0.2.
+EngineTerminated = EngineTerminatedError
+EngineTimeout = EngineTimeoutError
+CommandRefused = CommandRefusedError
+EngineBusy = EngineBusyError

@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 import subprocess
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from .errors import EngineTimeoutError, MatchError
+
+TERM_GRACE = 10.0
+"""Seconds ``ternion match`` is given to end its engines after SIGTERM before SIGKILL."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +93,7 @@ def play_match(
     games: int,
     *,
     tc: str | None = None,
-    movetime: int | None = None,
+    movetime: float | None = None,
     depth: int | None = None,
     nodes: int | None = None,
     openings: int | None = None,
@@ -100,17 +106,22 @@ def play_match(
     """Plays ``games`` games of ``variant`` between two engine command lines, both colours
     in turn, from ``openings`` random plies chosen by ``seed``, with ``ternion match``
     refereeing, and returns the results from ``engine1``'s side. ``tc`` is a clock
-    (``"10+0.1"``, seconds), ``movetime`` milliseconds a move; ``options`` are
-    ``--option`` values (``"1:Hash=64"``). The match is ended and ``TimeoutExpired``
-    raised after ``timeout`` seconds."""
+    (``"10+0.1"``, seconds), ``movetime`` seconds a move; ``options`` are ``--option``
+    values (``"1:Hash=64"``).
+
+    After ``timeout`` seconds the match is sent SIGTERM (it ends its engines), then
+    SIGKILL if it has not ended within a grace, and :class:`EngineTimeoutError` is raised;
+    a match that cannot start or fails raises :class:`MatchError`. Both are
+    :class:`EngineError`."""
     with tempfile.TemporaryDirectory(prefix="ternion-match-") as scratch:
         records = os.path.join(scratch, "records.txt")
         argv = [ternion, "match", "--engine", engine1, "--engine", engine2]
         argv += ["--variant", variant, "--games", str(games), "--records", records]
         argv += ["--concurrency", str(concurrency)]
+        milliseconds = None if movetime is None else _milliseconds(movetime)
         for flag, value in (
             ("--tc", tc),
-            ("--movetime", movetime),
+            ("--movetime", milliseconds),
             ("--depth", depth),
             ("--nodes", nodes),
             ("--openings", openings),
@@ -120,9 +131,9 @@ def play_match(
                 argv += [flag, str(value)]
         for option in options:
             argv += ["--option", option]
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
-        if done.returncode != 0:
-            raise RuntimeError(f"{shlex.join(argv)} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+        returncode, stdout, stderr = _run_match(argv, timeout)
+        if returncode != 0:
+            raise MatchError(f"{shlex.join(argv)} failed ({returncode})", returncode, stderr.strip()[-500:])
         with open(records, encoding="utf-8") as file:
             played = read_records(file.read())
     wins = draws = losses = 0
@@ -134,4 +145,34 @@ def play_match(
             wins += 1
         else:
             losses += 1
-    return MatchResult(wins, draws, losses, tuple(played), done.stdout)
+    return MatchResult(wins, draws, losses, tuple(played), stdout)
+
+
+def _milliseconds(seconds: float) -> int:
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < 1e9:
+        raise ValueError(f"movetime is a number of seconds above 0, not {seconds!r}")
+    return max(1, round(seconds * 1000))
+
+
+def _run_match(argv: list[str], timeout: float | None) -> tuple[int, str, str]:
+    """Runs ``ternion match``; past ``timeout``, SIGTERM (so that it ends its engines),
+    then SIGKILL after :data:`TERM_GRACE`."""
+    try:
+        process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    except OSError as error:
+        raise MatchError(f"{argv[0]} could not be started: {error}") from None
+    with process:
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.communicate(timeout=TERM_GRACE)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.communicate()
+            raise EngineTimeoutError(f"the match did not end within {timeout} s; it was ended") from None
+        except BaseException:
+            process.kill()
+            raise
+    return process.returncode, stdout, stderr

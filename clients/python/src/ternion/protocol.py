@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from .errors import ProtocolError
 
@@ -61,8 +61,8 @@ class Info:
     wdl: Wdl | None = None
     nodes: int | None = None
     nps: int | None = None
-    time: int | None = None
-    """Milliseconds since the search began."""
+    time: float | None = None
+    """Seconds since the search began (the line's ``time``, which is in milliseconds)."""
     hashfull: int | None = None
     tbhits: int | None = None
     currmove: str | None = None
@@ -166,13 +166,14 @@ class Limit:
     p2inc: float | None = None
     movestogo: int | None = None
 
-    def words(self) -> list[str]:
-        """The limit as ``go`` words."""
+    def words(self, uci: bool = False) -> list[str]:
+        """The limit as ``go`` words; with ``uci``, the clocks as UCI spells them
+        (``wtime btime winc binc``)."""
         words: list[str] = []
         for name in ("p1time", "p2time", "p1inc", "p2inc"):
             seconds = getattr(self, name)
             if seconds is not None:
-                words += [name, str(_milliseconds(name, seconds))]
+                words += [_UCI_CLOCKS[name] if uci else name, str(_milliseconds(name, seconds))]
         if self.time is not None:
             words += ["movetime", str(_milliseconds("time", self.time))]
         for name in ("movestogo", "depth", "nodes", "mate"):
@@ -198,6 +199,36 @@ class Limit:
         elif side_to_move is None:
             candidates += [c for c in (self.p1time, self.p2time) if c is not None]
         return max(candidates) if candidates else None
+
+
+_UCI_CLOCKS = {"p1time": "wtime", "p2time": "btime", "p1inc": "winc", "p2inc": "binc"}
+
+
+class LimitWords(TypedDict, total=False):
+    """A :class:`Limit`'s fields as keywords (``go(time=0.1)``): a misspelt one is an
+    error for a type checker and a ``TypeError`` when called."""
+
+    time: float
+    depth: int
+    nodes: int
+    mate: int
+    p1time: float
+    p2time: float
+    p1inc: float
+    p2inc: float
+    movestogo: int
+
+
+def limit_of(limit: Limit | None, words: Mapping[str, Any]) -> Limit:
+    """The limit given either as a :class:`Limit` or as keywords."""
+    if limit is not None and words:
+        raise ValueError("give a Limit or limit keywords, not both")
+    if limit is not None:
+        return limit
+    try:
+        return Limit(**words)
+    except TypeError as error:
+        raise TypeError(f"not a limit of go: {error}") from None
 
 
 def _milliseconds(name: str, seconds: float) -> int:
@@ -239,10 +270,12 @@ def go_line(
     searchmoves: Sequence[str] | None = None,
     ponder: bool = False,
     infinite: bool = False,
+    uci: bool = False,
 ) -> str:
+    """The ``go`` line (UCI's clock words with ``uci``)."""
     words = ["go"]
     if limit is not None:
-        words += limit.words()
+        words += limit.words(uci)
     if searchmoves:
         words += ["searchmoves", *(token(m, "a move") for m in searchmoves)]
     if ponder:
@@ -258,7 +291,6 @@ _INT_FIELDS = {
     "multipv",
     "nodes",
     "nps",
-    "time",
     "hashfull",
     "tbhits",
     "currmovenumber",
@@ -286,7 +318,10 @@ def parse_info(line: str, mate_in_plies: bool = False) -> Info:
     try:
         while at < len(words):
             word = words[at]
-            if word in _INT_FIELDS:
+            if word == "time":
+                values[word] = int(words[at + 1]) / 1000
+                at += 2
+            elif word in _INT_FIELDS:
                 values[word] = int(words[at + 1])
                 at += 2
             elif word == "score":

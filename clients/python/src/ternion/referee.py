@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from .engine import Engine
 
@@ -37,8 +36,8 @@ class Referee:
     """ternion's rules for every variant. ``with Referee() as rules: ...`` ends its
     process."""
 
-    def __init__(self, ternion: str = "ternion", **options: Any):
-        self._engine = Engine.start([ternion, "--play", "random"], **options)
+    def __init__(self, ternion: str = "ternion", *, timeout: float = 10.0):
+        self._engine = Engine.start([ternion, "--play", "random"], timeout=timeout)
 
     def position(self, variant: str, fen: str | None = None, moves: Sequence[str] = ()) -> Position:
         """The position of ``variant`` after ``moves`` from its start (or from ``fen``).
