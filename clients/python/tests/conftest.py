@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).resolve().parent
-REPOSITORY = HERE.parents[2]
+# The repository (its README files, its release build); TERNION_REPOSITORY names it when the
+# tests run from a copy, against an installed package.
+REPOSITORY = Path(os.environ.get("TERNION_REPOSITORY", HERE.parents[2]))
 
 
 def ternion_binary() -> str:
