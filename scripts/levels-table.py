@@ -5,7 +5,7 @@ protocol/PROTOCOL.md, between their `<!-- levels table -->` markers.
     scripts/levels-table.py
 
 Run it after a calibration changed strength.rs; the test `the_documents_give_the_measured_levels`
-(tests/skill.rs) fails while a document and strength.rs disagree.
+(tests/suite/skill.rs) fails while a document and strength.rs disagree.
 """
 import pathlib
 import re

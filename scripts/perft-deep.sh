@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo build --release
-cargo test --release --test perft -- --ignored --nocapture
+cargo test --release --test suite perft:: -- --ignored --nocapture
 ./target/release/ternion perft lielow 6
 ./target/release/ternion perft lielow9 5
 ./target/release/ternion perft egaraguti 16

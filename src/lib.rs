@@ -24,10 +24,12 @@
 //! - [`tune`]: self-play data, the tuner that fits the evaluation's weights to it, and the
 //!   trainer of the networks;
 //! - [`gui`]: `ternion gui`, the board page and its protocol WebSocket on the loopback;
-//! - [`abstractplay`]: playing on AbstractPlay: its webhooks' signatures checked.
+//! - [`abstractplay`]: the bot that plays on AbstractPlay: its webhook endpoint (signatures
+//!   checked), each game rebuilt and thought about on its clock, its moves posted back.
 // `unsafe` is denied everywhere but in `core::memory`, which allows it for its system calls.
 #![deny(unsafe_code)]
 
+#[cfg(feature = "abstractplay")]
 pub mod abstractplay;
 pub mod arena;
 pub mod bench;
@@ -35,6 +37,7 @@ pub mod core;
 pub mod engine;
 pub mod eval;
 pub mod games;
+#[cfg(feature = "gui")]
 pub mod gui;
 pub mod protocol;
 pub mod rules;

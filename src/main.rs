@@ -91,13 +91,22 @@ enum Command {
     /// Serve a board in the browser: one page and a WebSocket speaking the protocol.
     ///
     /// Binds 127.0.0.1 only, prints the page's address on stdout and serves until killed.
+    #[cfg(feature = "gui")]
     Gui(cli::gui::GuiArgs),
+    /// Serve a board in the browser (not in this build: it needs the `gui` feature).
+    #[cfg(not(feature = "gui"))]
+    Gui(cli::Absent),
     /// Play Lielow on AbstractPlay as a bot: answer its signed webhooks, post the moves.
     ///
     /// Listens on the loopback address behind a TLS-terminating reverse proxy, takes the
     /// bot's credentials from AP_BOT_CLIENT_ID and AP_BOT_CLIENT_SECRET, logs each
     /// challenge and move on stderr and serves until killed (docs/abstractplay.md).
+    #[cfg(feature = "abstractplay")]
     Abstractplay(cli::abstractplay::AbstractplayArgs),
+    /// Play Lielow on AbstractPlay as a bot (not in this build: it needs the
+    /// `abstractplay` feature).
+    #[cfg(not(feature = "abstractplay"))]
+    Abstractplay(cli::Absent),
 }
 
 /// A `--play` value, checked: the text as given.
@@ -167,8 +176,14 @@ fn main() -> ExitCode {
         Some(Command::Train(args)) => cli::train::run(&args),
         Some(Command::Tables(args)) => cli::tables::run(&args),
         Some(Command::Show(args)) => cli::show::run(&args),
+        #[cfg(feature = "gui")]
         Some(Command::Gui(args)) => cli::gui::run(&args),
+        #[cfg(not(feature = "gui"))]
+        Some(Command::Gui(_)) => cli::absent("gui", "gui"),
+        #[cfg(feature = "abstractplay")]
         Some(Command::Abstractplay(args)) => cli::abstractplay::run(&args),
+        #[cfg(not(feature = "abstractplay"))]
+        Some(Command::Abstractplay(_)) => cli::absent("abstractplay", "abstractplay"),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

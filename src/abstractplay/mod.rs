@@ -1,8 +1,8 @@
 //! Playing on AbstractPlay (play.abstractplay.com), whose bots receive signed HTTPS
 //! webhooks and post their moves back.
 //!
-//! - [`verify`]: every webhook's Ed25519 signature, its age and its nonce, checked before
-//!   a byte of its body is read;
+//! - [`verify`]: every webhook's Ed25519 signature (over its timestamp, nonce and raw
+//!   body), its age and its nonce, checked before its body is parsed;
 //! - [`payload`]: the webhooks' bodies, whether a challenge is taken, and the game a move
 //!   request stands for, rebuilt from its rounds;
 //! - [`webhook`]: the answer to one request at the bot's endpoint (ping, challenge, move);

@@ -1,6 +1,6 @@
 //! The answer to one request at the bot's endpoint, before any network code: a ping, a
 //! challenge taken or declined at once, a move request queued for the background, or a
-//! refusal with its reason. Every `POST` is verified before its body is read.
+//! refusal with its reason. Every `POST` is verified before its body is parsed.
 //!
 //! | request | answer |
 //! |---|---|
@@ -152,7 +152,7 @@ mod tests {
             ..get
         };
         assert_eq!(answer(&verifier, put, NOW).status(), 405);
-        // An unsigned POST is refused before its body is read (this one is no JSON).
+        // An unsigned POST is refused before its body is parsed (this one is no JSON).
         let post = Request {
             method: "POST",
             body: b"{{{",

@@ -11,11 +11,13 @@ macro_rules! note {
     }};
 }
 
+#[cfg(feature = "abstractplay")]
 pub mod abstractplay;
 pub mod analyze;
 pub mod arena;
 pub mod bench;
 pub mod evaluation;
+#[cfg(feature = "gui")]
 pub mod gui;
 mod latency;
 pub mod perft;
@@ -43,6 +45,23 @@ pub fn found_fault(message: &str) -> ! {
     let _ = std::io::stdout().flush();
     note!("ternion: {message}");
     std::process::exit(FOUND_FAULT)
+}
+
+/// The arguments of a command this build leaves out (its feature is off), taken whole so
+/// that the command can say which feature it needs rather than be unknown.
+#[derive(Debug, clap::Args)]
+pub struct Absent {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+    _rest: Vec<String>,
+}
+
+/// What a command this build leaves out answers.
+#[allow(dead_code)] // a build with every feature leaves no command out
+pub fn absent(command: &str, feature: &str) -> Result<(), String> {
+    Err(format!(
+        "this ternion was built without `{command}`: build it with the `{feature}` feature \
+         (a default build has it: cargo build --release)"
+    ))
 }
 
 /// Reports `message` as one line on stderr and returns the bad-input exit status.

@@ -1,5 +1,7 @@
-//! Static evaluation: a position's worth for the side to move, as a weighted sum of named
-//! features, which is what the search plays with and what `ternion tune` fits.
+//! Static evaluation: a position's worth for the side to move, by an [`Evaluator`]: a
+//! network (what every variant plays with by default) or the game's hand-written terms, a
+//! weighted sum of named features (what `Use NNUE false` plays, what `ternion tune` fits,
+//! and what a network may take as inputs beside its own).
 //!
 //! A game lists its features (each a count for the side to move, usually its own minus the
 //! opponent's) and the weights it plays with, and writes a position's features into a
@@ -64,7 +66,8 @@ pub trait FeatureSink {
     fn add(&mut self, feature: usize, value: i32);
 }
 
-/// A game whose evaluation is a weighted sum of named features.
+/// A game that can be evaluated: its hand-written terms (a weighted sum of named features)
+/// and the inputs of its networks.
 pub trait Evaluate: Rules {
     /// What the evaluation keeps up to date from move to move, and with it how the
     /// position is evaluated: `()` for one that works everything out at each position, an

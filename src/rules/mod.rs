@@ -18,7 +18,7 @@
 //!   [`Rules::outcome`] is a pure function of the state and make/unmake keep it exact;
 //! - a game that ends by what a move did (Lielow's king capture) records that in its state.
 //!
-//! The conformance contract, checked for every game by `tests/conformance.rs`: every
+//! The conformance contract, checked for every game by `tests/suite/conformance.rs`: every
 //! generated move is unique and legal, round-trips through its notation, a finished game
 //! has no moves, unmake restores the state bit for bit and the incremental hash always
 //! equals the hash computed from scratch.

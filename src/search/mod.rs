@@ -4,11 +4,14 @@
 //!
 //! Generic over [`Searchable`] and never naming a game: end rules come from the rules'
 //! `outcome()` (repetition and move-limit draws included, since the games keep their
-//! history in their state), the static value from `evaluate()`, captures and the other
+//! history in their state), the static value from the [`Evaluator`](crate::eval::Evaluator)
+//! it is given (a network or the hand-written terms, kept up to date move by move in a state
+//! a ply), captures and the other
 //! hints from [`Searchable`], and exact values from an [`Oracle`], if one is given.
 //!
-//! The search is protocol-free: it takes [`Limits`], a stop flag and an info callback, and
-//! returns a [`SearchResult`]. [`Searcher`] (in `threads`) is the public face: a team of
+//! The search is protocol-free: it takes a [`SearchRequest`] (the [`Limits`], the root's
+//! options such as MultiPV and the moves to search, a stop flag and a ponder flag) and an
+//! info callback, and returns a [`SearchResult`]. [`Searcher`] (in `threads`) is the public face: a team of
 //! workers sharing one transposition table; `worker` holds the alpha-beta search one thread
 //! runs. No allocation happens per node: move lists and principal variations live in per-ply
 //! buffers made once per worker.

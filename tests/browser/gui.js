@@ -1,5 +1,5 @@
 // End-to-end check of `ternion gui` in headless Chromium, driven by playwright-core. Run by
-// tests/gui_browser.rs (which finds the tools), or by hand:
+// tests/suite/gui_browser.rs (which finds the tools), or by hand:
 //
 //   npm ci --prefix tests/browser
 //   node tests/browser/gui.js target/release/ternion [chromium] [screenshot dir]

@@ -52,7 +52,7 @@ mod tests {
     use crate::games::lielow::{Lielow8, Lielow9};
 
     // Every legal move against AbstractPlay's own move list, over seeded random games on
-    // both boards: tests/abstractplay/notation.rs.
+    // both boards: tests/suite/abstractplay/notation.rs.
 
     /// Each move kind in AbstractPlay's notation, with the position it is played in (its
     /// string, 8x8 or 9x9) and ternion's spelling: written one way, read the other.

@@ -3,7 +3,7 @@
 //! The default run checks the counts up to `DEFAULT_NODE_LIMIT` nodes (a few seconds on two
 //! cores in a release build); `cargo test --release -- --ignored` checks all of them.
 
-mod common;
+use crate::common;
 
 use common::perft_data::read_cases;
 use ternion::games::{Playable, Variant};

@@ -237,6 +237,7 @@ fn eval_file_never_waits_on_a_fifo_or_a_stream() {
 }
 
 #[test]
+#[cfg(feature = "gui")]
 fn a_page_of_the_board_cannot_choose_a_file() {
     let dir = scratch_dir("page");
     let good = dir.join("good.nnue");
@@ -267,6 +268,7 @@ fn a_page_of_the_board_cannot_choose_a_file() {
 }
 
 /// A sink that drops every line.
+#[cfg(feature = "gui")]
 fn noop() -> Sink {
     Arc::new(|_| {})
 }

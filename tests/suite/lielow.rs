@@ -1,6 +1,6 @@
 //! The test facts of the Lielow rules, the crown cases, and hostile text input.
 
-mod common;
+use crate::common;
 
 use common::{
     assert_moves_refused, assert_positions_refused, legal_move_strings, play, position, sorted,

@@ -16,7 +16,7 @@
 //!   bytes is refused.
 //!
 //! The default run is a few seconds: 256 cases a property (`PROPTEST_CASES` sets more,
-//! for example `PROPTEST_CASES=20000 cargo test --release --test properties`).
+//! for example `PROPTEST_CASES=20000 cargo test --release --test suite properties::`).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -514,6 +514,7 @@ proptest! {
 
 // ---- The AbstractPlay bot's endpoint ----
 
+#[cfg(feature = "abstractplay")]
 mod endpoint {
     use base64::Engine as _;
     use base64::engine::general_purpose::STANDARD as BASE64;

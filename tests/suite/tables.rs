@@ -1,7 +1,7 @@
 //! Egara-guti's exact tables from the outside: the build, its resumption and its shards,
 //! the probe, the protocol's `TablePath`, and agreement with the proofs of the search.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -7,7 +7,7 @@ use ternion::games::lielow::abstractplay::{from_abstractplay, to_abstractplay};
 use ternion::games::lielow::geometry::{Board8, Board9, Geometry};
 use ternion::rules::{Notation, Rules};
 
-use crate::rules::abstractplay_moves;
+use super::rules::abstractplay_moves;
 
 /// The kinds of move a game showed, as AbstractPlay writes them.
 #[derive(Default, Debug)]

@@ -1,7 +1,7 @@
 //! The test facts of the Egara-guti rules, positions of our own for every rule, and hostile
 //! text input.
 
-mod common;
+use crate::common;
 
 use common::{
     assert_moves_refused, assert_positions_refused, legal_move_strings, play, position, sorted,
@@ -294,7 +294,7 @@ fn hostile_moves_are_rejected_with_a_reason() {
 #[test]
 fn the_board_tables_match_the_rules_table() {
     use ternion::games::egaraguti::board::{LINES, NAMES, NEIGHBOURS};
-    let table = include_str!("data/egaraguti-board.txt");
+    let table = include_str!("../data/egaraguti-board.txt");
     let rows: Vec<Vec<&str>> = table
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))

@@ -8,7 +8,7 @@
 //! must agree on the legal moves, the position after every move, the end of the game, and
 //! perft counts. This is what lets the deeper counts in tests/data be trusted.
 
-mod common;
+use crate::common;
 
 use common::legal_move_strings;
 use common::perft_data::read_cases;
@@ -19,7 +19,7 @@ use ternion::rules::Notation;
 use ternion::rules::Rules;
 
 /// The rules' table: point, x, y, neighbours.
-const TABLE: &str = include_str!("data/egaraguti-board.txt");
+const TABLE: &str = include_str!("../data/egaraguti-board.txt");
 
 struct Board {
     names: Vec<String>,

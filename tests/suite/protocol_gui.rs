@@ -3,7 +3,7 @@
 //! mark, pondering with a ponder move. Against the real binary where the process matters,
 //! in-process where a fault must be injected.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};

@@ -6,7 +6,7 @@
 //! agree on the legal moves, the position after every move, the end of the game and perft
 //! counts. This is what lets the deeper counts in tests/data be trusted.
 
-mod common;
+use crate::common;
 
 use common::legal_move_strings;
 use common::perft_data::read_cases;

@@ -4,7 +4,7 @@
 //!
 //! It needs Node.js, Chromium and the script's one npm package (`npm ci --prefix
 //! tests/browser`), so the default run lists it as ignored rather than pretend it passed;
-//! `cargo test --release --test gui_browser -- --ignored` runs it (`.ci/run` does, after
+//! `cargo test --release --test suite gui_browser:: -- --ignored` runs it (`.ci/run` does, after
 //! installing the tools), and there a missing tool fails it.
 
 use std::fs::{self, File};

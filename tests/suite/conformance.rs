@@ -1,6 +1,6 @@
 //! The conformance suite run on every variant the engine knows.
 
-mod common;
+use crate::common;
 
 use common::conformance::check_random_playouts;
 use ternion::games::{Playable, Variant};

@@ -12,7 +12,7 @@
 //! sudden death for Lerontenin's 800 to 1,500 plies, where every millisecond the system
 //! adds to a move comes off the clock; and the reserve at 2 s + 20 ms, at least ten
 //! increments left on every clock at every move (docs/time.md has the figures beside six
-//! busy processes): `cargo test --release --test clock -- --ignored --nocapture`.
+//! busy processes): `cargo test --release --test suite clock:: -- --ignored --nocapture`.
 
 use std::process::Command;
 

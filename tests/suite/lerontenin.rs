@@ -1,7 +1,7 @@
 //! The test facts of the Lerontenin rules, positions of our own for every rule, and hostile
 //! text input.
 
-mod common;
+use crate::common;
 
 use common::{
     assert_moves_refused, assert_positions_refused, legal_move_strings, play, position, sorted,

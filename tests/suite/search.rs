@@ -1,7 +1,7 @@
 //! The search: values on toy games checked by plain minimax, forced wins in every game,
 //! legality, determinism, the stop flag, and strength against simple players.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;

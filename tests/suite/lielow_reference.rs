@@ -5,7 +5,7 @@
 //! game over seeded random playouts, and on perft counts from positions met on the way.
 //! This is what lets the deeper perft counts in tests/data be trusted.
 
-mod common;
+use crate::common;
 
 use common::legal_move_strings;
 use ternion::core::{Outcome, Player};

@@ -5,7 +5,7 @@
 //! secret is sent.
 //!
 //! Needs `nginx` and `openssl` on the PATH: left out of the default run, run by `.ci/run`
-//! (`cargo test --release --test abstractplay -- --ignored proxy::`), which installs nginx.
+//! (`cargo test --release --test suite -- --ignored abstractplay::proxy::`), which installs nginx.
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -18,9 +18,9 @@ use ternion::games::lielow::Lielow8;
 use ternion::games::lielow::abstractplay::from_abstractplay;
 use ternion::rules::Rules;
 
-use crate::rules::abstractplay_moves;
-use crate::standin::{self, Api, Bot, fresh_nonce, now, signature_headers};
-use crate::{FAST, MOVE_WAIT, challenge, move_request};
+use super::rules::abstractplay_moves;
+use super::standin::{self, Api, Bot, fresh_nonce, now, signature_headers};
+use super::{FAST, MOVE_WAIT, challenge, move_request};
 
 /// nginx run in the foreground from a directory of its own, ended with the test.
 struct Nginx {
