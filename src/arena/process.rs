@@ -1,8 +1,9 @@
 //! An engine as a child process spoken to in the text protocol, with a deadline on every
 //! answer it owes that holds whatever the engine prints.
 //!
-//! The command runs under `sh -c`, so it may carry arguments and quotes as on a shell line,
-//! in a process group of its own. A reader thread turns the engine's stdout into a bounded
+//! On Unix the command runs under `sh -c`, so it may carry arguments and quotes as on a
+//! shell line, in a process group of its own (elsewhere it is split into words:
+//! `core::platform`). A reader thread turns the engine's stdout into a bounded
 //! queue of lines: a line longer than [`MAX_LINE`] is dropped unread (garbage output), and an
 //! engine that prints faster than the runner reads waits on its pipe, so no amount of output
 //! grows the runner's memory. Deadlines are checked against the clock before every line, so
@@ -12,7 +13,6 @@
 
 use std::collections::VecDeque;
 use std::io::{BufReader, Write};
-use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -64,14 +64,11 @@ impl EngineProcess {
         if command.trim().is_empty() {
             return Err("the engine command is empty".to_owned());
         }
-        let mut child = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(format!("exec {command}"))
+        // Under a shell, in a group of its own so that its children can be ended with it.
+        let mut child = crate::core::platform::engine_command(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            // A group of its own, so that its children can be ended with it.
-            .process_group(0)
             .spawn()
             .map_err(|e| format!("cannot run '{command}': {e}"))?;
         live_groups().insert(child.id());
@@ -316,9 +313,7 @@ impl EngineProcess {
 /// stayed in its group), reaps `child`, then ends what the engine left in a session of its
 /// own (see `reaper`).
 fn kill_group(child: &mut Child) {
-    if let Some(group) = rustix::process::Pid::from_raw(child.id() as i32) {
-        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
-    }
+    crate::core::platform::kill_group(child.id());
     let _ = child.kill();
     let _ = child.wait();
     live_groups().remove(&child.id());
@@ -341,9 +336,7 @@ fn live_groups() -> std::sync::MutexGuard<'static, std::collections::BTreeSet<u3
 pub fn end_every_engine() {
     let groups: Vec<u32> = std::mem::take(&mut *live_groups()).into_iter().collect();
     for group in groups {
-        if let Some(group) = rustix::process::Pid::from_raw(group as i32) {
-            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
-        }
+        crate::core::platform::kill_group(group);
     }
     super::reaper::end_orphans();
 }

@@ -106,6 +106,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
 /// process group, then exits with 128 + the signal's number, as a shell reports a process
 /// the signal ended. Without it the runner would die alone: its engines, each in a group of
 /// its own, are out of the reach of a terminal's Ctrl-C.
+#[cfg(unix)]
 fn end_engines_on_signals() -> Result<(), String> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
@@ -123,6 +124,13 @@ fn end_engines_on_signals() -> Result<(), String> {
             }
         })
         .map_err(|e| format!("cannot catch signals: {e}"))?;
+    Ok(())
+}
+
+/// Elsewhere (Windows) the engines share the runner's console, so a Ctrl-C reaches them
+/// with it, and nothing is caught.
+#[cfg(not(unix))]
+fn end_engines_on_signals() -> Result<(), String> {
     Ok(())
 }
 

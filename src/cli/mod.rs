@@ -109,8 +109,15 @@ pub fn print(text: &str, what: &str) -> Result<(), String> {
 /// Ends the process (status 0, as a reader that stopped reading is no error of ours) once
 /// nobody reads stdout any more: a count or a search of hours whose output goes to a pipe
 /// whose reader went away would otherwise run on for nobody. A thread of its own asks poll(2) every 100 ms, which
-/// reports such a pipe as an error without a byte written to it.
+/// reports such a pipe as an error without a byte written to it. (Unix; elsewhere the
+/// command ends at its next write that fails.)
 pub fn end_when_stdout_closes() {
+    #[cfg(unix)]
+    end_on_hang_up();
+}
+
+#[cfg(unix)]
+fn end_on_hang_up() {
     use rustix::event::{PollFd, PollFlags, Timespec};
     let interval = Timespec {
         tv_sec: 0,

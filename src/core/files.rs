@@ -9,7 +9,6 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 /// The longest line of a text file the engine reads (data, records, starts): the daemon's
@@ -21,20 +20,20 @@ pub const MAX_TEXT_LINE: usize = 1 << 20;
 /// (a FIFO without a writer would), and anything else (a FIFO, a device, a directory) is
 /// refused with `InvalidInput` before it is read.
 pub fn open_regular(path: &Path) -> io::Result<File> {
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
-        .open(path)?;
+    let file = super::platform::open_without_blocking(OpenOptions::new().read(true), path)?;
     let kind = file.metadata()?.file_type();
     if !kind.is_file() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
-            format!("not a regular file but {}", super::output::kind_name(kind)),
+            format!(
+                "not a regular file but {}",
+                super::platform::kind_name(kind)
+            ),
         ));
     }
     // A regular file never blocks; the flag is cleared anyway, so that the file reads as
     // any other.
-    rustix::fs::fcntl_setfl(&file, rustix::fs::OFlags::empty())?;
+    super::platform::opened_blocking(&file, false)?;
     Ok(file)
 }
 

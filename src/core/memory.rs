@@ -72,6 +72,7 @@ pub fn filled<T: Send>(count: usize, threads: usize, make: impl Fn() -> T + Sync
 /// the next read of the lost pages fail with SIGBUS. The tables are written once, under a
 /// temporary name renamed when whole, and never changed after: the docs say not to change
 /// a set in place while an engine uses it.
+#[cfg(unix)]
 pub struct MappedFile {
     /// The mapping's first byte (dangling, never read, for an empty file).
     start: std::ptr::NonNull<u8>,
@@ -81,10 +82,13 @@ pub struct MappedFile {
 // SAFETY: the mapping is read-only (PROT_READ) for its whole life and owned by this value
 // alone, which hands out only shared slices of it: reading it from several threads at once
 // is reading immutable memory, and moving it to another thread moves only the pointer.
+#[cfg(unix)]
 unsafe impl Send for MappedFile {}
 // SAFETY: as for Send: no thread can write through a read-only mapping.
+#[cfg(unix)]
 unsafe impl Sync for MappedFile {}
 
+#[cfg(unix)]
 impl MappedFile {
     /// Maps the whole of `file`, as long as it is now, read-only.
     pub fn map(file: &std::fs::File) -> std::io::Result<MappedFile> {
@@ -128,6 +132,7 @@ impl MappedFile {
     }
 }
 
+#[cfg(unix)]
 impl Drop for MappedFile {
     fn drop(&mut self) {
         if self.len > 0 {
@@ -138,9 +143,35 @@ impl Drop for MappedFile {
     }
 }
 
+/// Where the file cannot be mapped (not Unix), its bytes read whole into memory: the same
+/// bytes, held once per process rather than once per machine.
+#[cfg(not(unix))]
+pub struct MappedFile {
+    bytes: Box<[u8]>,
+}
+
+#[cfg(not(unix))]
+impl MappedFile {
+    /// Reads the whole of `file`, as long as it is now.
+    pub fn map(file: &std::fs::File) -> std::io::Result<MappedFile> {
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        (&*file).read_to_end(&mut bytes)?;
+        Ok(MappedFile {
+            bytes: bytes.into_boxed_slice(),
+        })
+    }
+
+    /// The file's bytes.
+    #[inline]
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
 impl std::fmt::Debug for MappedFile {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "MappedFile({} bytes)", self.len)
+        write!(f, "MappedFile({} bytes)", self.bytes().len())
     }
 }
 

@@ -2,7 +2,8 @@
 //! win/draw/loss value, bit sets over board squares, seeded Zobrist keys, the errors of the
 //! text forms, untrusted text made safe to echo (`printable`), the files a user names
 //! opened with care (`files`: regular files only, bounded lines) and the files it writes
-//! (`output`: a new path or a regular file, never an input), the part of a long run one
+//! (`output`: a new path or a regular file, never an input), what differs between
+//! operating systems (`platform`), the part of a long run one
 //! process takes (`Shard`), and (in `memory`, the one
 //! module allowed `unsafe`) the hints the engine gives the operating system about its
 //! memory. Nothing here knows a game, a search or a protocol.
@@ -12,6 +13,7 @@ mod error;
 pub mod files;
 pub mod memory;
 pub mod output;
+pub mod platform;
 pub mod printable;
 #[cfg(test)]
 pub(crate) mod scratch;

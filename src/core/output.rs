@@ -9,35 +9,12 @@
 //! command that writes a file goes through here; each refusal is one line, given before
 //! any work is done.
 
-use std::fs::{File, FileType, Metadata, OpenOptions};
+use std::fs::{File, Metadata, OpenOptions};
 use std::io;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-/// What a node that is not a regular file is, in words.
-pub fn kind_name(kind: FileType) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    if kind.is_dir() {
-        "a directory"
-    } else if kind.is_char_device() {
-        "a character device"
-    } else if kind.is_block_device() {
-        "a block device"
-    } else if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_socket() {
-        "a socket"
-    } else if kind.is_symlink() {
-        "a symbolic link"
-    } else {
-        "a regular file"
-    }
-}
-
-/// Whether two nodes are the same file (the same device and inode).
-fn same_node(a: &Metadata, b: &Metadata) -> bool {
-    a.dev() == b.dev() && a.ino() == b.ino()
-}
+pub use super::platform::kind_name;
+use super::platform::same_node;
 
 /// Whether `a` and `b` name the same existing file or directory, whatever their spelling
 /// (`dir`, `./dir/`, a link to it).
@@ -101,21 +78,15 @@ pub fn target(path: &Path, inputs: &[&Path]) -> io::Result<PathBuf> {
 /// opening itself never blocks and never takes a terminal as the controlling one.
 fn open(path: &Path, inputs: &[&Path], append: bool) -> io::Result<File> {
     let path = target(path, inputs)?;
-    let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY;
-    let file = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .append(append)
-        .custom_flags(flags.bits() as i32)
-        .open(&path)?;
+    let file = super::platform::open_without_blocking(
+        OpenOptions::new().write(true).create(true).append(append),
+        &path,
+    )?;
     // Between the look and the opening the node may have changed: the open file is what
     // counts, and nothing has been written or cut yet.
     check_node(&file.metadata()?, inputs)?;
-    rustix::fs::fcntl_setfl(&file, rustix::fs::OFlags::empty())?;
-    if append {
-        // The flag was cleared with the others; writes go to the end again.
-        rustix::fs::fcntl_setfl(&file, rustix::fs::OFlags::APPEND)?;
-    } else {
+    super::platform::opened_blocking(&file, append)?;
+    if !append {
         file.set_len(0)?;
     }
     Ok(file)

@@ -283,11 +283,8 @@ fn analyze_needs_a_limit() {
 
 /// The node count of `ternion bench` at its own depths. It changes only when the search's
 /// behaviour does: a change that moves it on purpose updates it here, in the same commit,
-/// and says why (a pure speed-up keeps it).
-/// (3,621,914 -> 3,626,482: Lielow's generation 3 network; 3,626,482 -> 3,623,566: Lielow
-/// 9x9's generation 2 network; 3,623,566 -> 3,649,912: Lerontenin's generation 3 network;
-/// 3,649,912 -> 3,660,015: Lielow's generation 3 network with SCReLU; 3,660,015 ->
-/// 3,956,066: Egara-guti's network taught by its tables; docs/networks.md.)
+/// says why and gives `Bench: N` in its message (a pure speed-up keeps it). Its history is
+/// in docs/experiments.md ("The bench signature's history"); CONTRIBUTING.md has the rule.
 const BENCH_SIGNATURE: u64 = 3_956_066;
 
 #[test]

@@ -22,6 +22,7 @@ mod egaraguti_reference;
 mod gui;
 #[cfg(feature = "gui")]
 mod gui_browser;
+mod house;
 mod lerontenin;
 mod lerontenin_reference;
 mod lielow;
