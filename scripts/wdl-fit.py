@@ -9,7 +9,7 @@ first player's side):
 
 by the largest likelihood of the games' results, `a` (at least 0: the width of the drawn
 band) and `b` (the spread) searched on a grid and then refined. Prints `a b` and the
-positions used, for src/games/wdl.rs.
+positions used, for src/protocol/wdl.rs (`model`).
 
     scripts/wdl-fit.py lielow.txt [more.txt ...]
 """
