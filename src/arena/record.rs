@@ -9,6 +9,7 @@
 use std::fmt;
 
 use crate::core::{Outcome, Player};
+use crate::protocol::format::{outcome_of_word, player_of_word, player_word, result_word};
 
 use crate::games::Variant;
 
@@ -40,18 +41,18 @@ impl Termination {
         if let Some(rest) = text.strip_prefix("illegal move by ") {
             let (side, move_text) = rest.split_once(": ")?;
             return Some(Termination::IllegalMove {
-                by: parse_player(side)?,
+                by: player_of_word(side)?,
                 text: move_text.to_owned(),
             });
         }
         if let Some(rest) = text.strip_prefix("no move by ") {
             let side = rest.strip_suffix(" in a live position")?;
             return Some(Termination::NoMove {
-                by: parse_player(side)?,
+                by: player_of_word(side)?,
             });
         }
         let (side, rest) = text.split_once(' ')?;
-        let by = parse_player(side)?;
+        let by = player_of_word(side)?;
         Some(match rest {
             "crashed" => Termination::Crash { by },
             "did not answer" => Termination::Hang { by },
@@ -77,55 +78,21 @@ impl Termination {
     }
 }
 
-/// `p1` or `p2`, as the protocol names the players.
-pub fn player_name(player: Player) -> &'static str {
-    match player {
-        Player::P1 => "p1",
-        Player::P2 => "p2",
-    }
-}
-
-/// `p1win`, `p2win` or `draw`, as the protocol names results.
-pub fn outcome_name(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::Win(Player::P1) => "p1win",
-        Outcome::Win(Player::P2) => "p2win",
-        Outcome::Draw => "draw",
-    }
-}
-
-fn parse_player(text: &str) -> Option<Player> {
-    match text {
-        "p1" => Some(Player::P1),
-        "p2" => Some(Player::P2),
-        _ => None,
-    }
-}
-
-fn parse_outcome(text: &str) -> Option<Outcome> {
-    match text {
-        "p1win" => Some(Outcome::Win(Player::P1)),
-        "p2win" => Some(Outcome::Win(Player::P2)),
-        "draw" => Some(Outcome::Draw),
-        _ => None,
-    }
-}
-
 impl fmt::Display for Termination {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Termination::Rules => f.write_str("rules"),
             Termination::IllegalMove { by, text } => {
-                write!(f, "illegal move by {}: {text}", player_name(*by))
+                write!(f, "illegal move by {}: {text}", player_word(*by))
             }
             Termination::NoMove { by } => {
-                write!(f, "no move by {} in a live position", player_name(*by))
+                write!(f, "no move by {} in a live position", player_word(*by))
             }
-            Termination::Crash { by } => write!(f, "{} crashed", player_name(*by)),
-            Termination::Hang { by } => write!(f, "{} did not answer", player_name(*by)),
-            Termination::FlagFall { by } => write!(f, "{} lost on time", player_name(*by)),
+            Termination::Crash { by } => write!(f, "{} crashed", player_word(*by)),
+            Termination::Hang { by } => write!(f, "{} did not answer", player_word(*by)),
+            Termination::FlagFall { by } => write!(f, "{} lost on time", player_word(*by)),
             Termination::StartFailure { by, detail } => {
-                write!(f, "{} failed to start: {detail}", player_name(*by))
+                write!(f, "{} failed to start: {detail}", player_word(*by))
             }
         }
     }
@@ -182,7 +149,7 @@ impl fmt::Display for GameRecord {
             ("P2", self.players[1].clone()),
             ("Opening", self.opening.join(" ")),
             ("Start", self.start.clone()),
-            ("Result", outcome_name(self.outcome).to_owned()),
+            ("Result", result_word(Some(self.outcome)).to_owned()),
             ("Reason", self.termination.to_string()),
             ("Final", self.final_position.clone()),
             ("Plies", self.moves.len().to_string()),
@@ -219,7 +186,7 @@ impl ParsedRecord {
 
     /// The recorded result.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.tag("Result").and_then(parse_outcome)
+        self.tag("Result").and_then(outcome_of_word)
     }
 
     /// The game as it was written, every tag checked.

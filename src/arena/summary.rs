@@ -4,11 +4,12 @@
 
 use std::time::{Duration, Instant};
 
-use super::record::{GameRecord, ParsedRecord, Termination, outcome_name};
+use super::record::{GameRecord, ParsedRecord, Termination};
 use super::schedule::{first_engine_colour, seated};
 use super::stats::{Sprt, SprtState, Tally};
 use crate::core::printable::plies;
 use crate::core::{Outcome, Player};
+use crate::protocol::format::result_word;
 
 /// What a worker reports for each game.
 pub(super) struct Played {
@@ -108,7 +109,7 @@ impl MatchSummary {
             self.tally.games(),
             record.players[0],
             record.players[1],
-            outcome_name(record.outcome),
+            result_word(Some(record.outcome)),
             record.termination,
             plies((record.opening.len() + record.moves.len()) as u64),
             self.standing(),

@@ -9,6 +9,7 @@ use ternion::games::Playable;
 use ternion::rules::perft::{divide_each, perft};
 
 use ternion::protocol::command::MAX_PERFT_DEPTH;
+use ternion::protocol::format::{perft_move, perft_speed, perft_total};
 
 use super::position::PositionArgs;
 
@@ -82,8 +83,8 @@ fn count<G: Playable>(args: &PerftArgs) -> Result<(), Failure> {
             &AtomicBool::new(false),
             |mv, count| {
                 total += count;
-                written =
-                    writeln!(out, "{}: {count}", root.move_string(mv)).and_then(|()| out.flush());
+                written = writeln!(out, "{}", perft_move(&root.move_string(mv), count))
+                    .and_then(|()| out.flush());
                 written.is_ok()
             },
         );
@@ -95,8 +96,8 @@ fn count<G: Playable>(args: &PerftArgs) -> Result<(), Failure> {
     };
     let elapsed = started.elapsed();
     let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
-    writeln!(out, "Nodes searched: {nodes}")?;
-    writeln!(out, "time {} nps {nps}", elapsed.as_millis())?;
+    writeln!(out, "{}", perft_total(nodes))?;
+    writeln!(out, "{}", perft_speed(elapsed, nps))?;
     Ok(())
 }
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 use ternion::games::Variant;
 use ternion::games::egaraguti::tablebase::Tablebase;
-use ternion::games::egaraguti::tablebase::research::label::relabel_all;
+use ternion::tune::exact::label::relabel_all;
 use ternion::tune::texel::{TuneConfig, tune};
 
 #[derive(Debug, Args)]

@@ -156,12 +156,30 @@ pub fn result_word(result: Option<Outcome>) -> &'static str {
     }
 }
 
+/// The result a word of [`result_word`] names (`none` is no result, so `None` too).
+pub fn outcome_of_word(word: &str) -> Option<Outcome> {
+    [
+        Outcome::Draw,
+        Outcome::Win(Player::P1),
+        Outcome::Win(Player::P2),
+    ]
+    .into_iter()
+    .find(|&outcome| result_word(Some(outcome)) == word)
+}
+
 /// The protocol's word for a player.
 pub fn player_word(player: Player) -> &'static str {
     match player {
         Player::P1 => "p1",
         Player::P2 => "p2",
     }
+}
+
+/// The player a word of [`player_word`] names.
+pub fn player_of_word(word: &str) -> Option<Player> {
+    Player::BOTH
+        .into_iter()
+        .find(|&player| player_word(player) == word)
 }
 
 /// A list of moves on one line, `none` for no move.
@@ -226,9 +244,14 @@ pub fn bench_stopped() -> String {
     info_string("bench stopped: the node count is partial")
 }
 
-/// The last line of `go perft`.
+/// The last line of `go perft` (and the total of `ternion perft`).
 pub fn perft_total(nodes: u64) -> String {
     format!("Nodes searched: {nodes}")
+}
+
+/// The last line of `ternion perft`: how long the count took, and its speed.
+pub fn perft_speed(elapsed: std::time::Duration, nps: u64) -> String {
+    format!("time {} nps {nps}", elapsed.as_millis())
 }
 
 /// The lines of `d`: the diagram, then the position's facts.

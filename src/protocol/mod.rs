@@ -2,6 +2,7 @@
 //!
 //! - [`command`]: the typed commands, their parsers and their text (for clients);
 //! - [`options`]: the one table of the daemon's options, each row with its effect;
+//! - [`settings`]: the values the options set, their bounds and the daemon's caps;
 //! - [`reply`]: the lines an engine writes, as a client reads them;
 //! - [`wdl`]: a score read as a win, a draw and a loss (`UCI_ShowWDL`);
 //! - [`format`](mod@format): every line the engine writes;
@@ -17,6 +18,7 @@ pub mod input;
 pub mod lag;
 pub mod options;
 pub mod reply;
+pub mod settings;
 pub mod wdl;
 
 use std::io::{self, Write};

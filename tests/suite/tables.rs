@@ -14,7 +14,6 @@ use ternion::core::Wdl;
 use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::egaraguti::board::{POINTS, RANKS_TOP_DOWN};
 use ternion::games::egaraguti::tablebase::index::Material;
-use ternion::games::egaraguti::tablebase::research::label::relabel_all;
 use ternion::games::egaraguti::tablebase::table::Table;
 use ternion::games::egaraguti::tablebase::{Residence, Tablebase};
 use ternion::protocol::command::{Command as Protocol, GoCommand, PositionCommand};
@@ -22,6 +21,7 @@ use ternion::protocol::reply::Reply;
 use ternion::rules::Notation;
 use ternion::rules::Rules;
 use ternion::search::{Limits, Oracle, Score, Searcher};
+use ternion::tune::exact::label::relabel_all;
 
 /// The most men of the tables the tests build: every level solves in well under a second.
 const MEN: &str = "6";

@@ -11,13 +11,11 @@ use ternion::arena::record::{ParsedRecord, parse_records};
 use ternion::core::{Player, Wdl};
 use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::egaraguti::tablebase::Tablebase;
+use ternion::games::egaraguti::tablebase::compare::{Comparison, Selection, compare_sets};
 use ternion::games::egaraguti::tablebase::file::{self, file_sha256};
 use ternion::games::egaraguti::tablebase::index::{MAX_MEN, Material};
 use ternion::games::egaraguti::tablebase::line::{self, Audit, AuditSummary};
 use ternion::games::egaraguti::tablebase::material::{levels_of_total, parts};
-use ternion::games::egaraguti::tablebase::research::compare::{
-    Comparison, Selection, compare_sets,
-};
 use ternion::games::egaraguti::tablebase::verify::{Coverage, verify};
 use ternion::protocol::format::player_word;
 use ternion::rules::Notation;

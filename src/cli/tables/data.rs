@@ -1,5 +1,5 @@
 //! `tables data`, `tables one-ply` and `tables bench`: Egara-guti's tables as a network's
-//! teacher (see `tablebase::research::distill`), labelled positions of every level for `ternion
+//! teacher (see `tune::exact::distill`), labelled positions of every level for `ternion
 //! train` and how often an evaluation's one-ply choice keeps a position's value, and the
 //! cost of a probe.
 
@@ -8,16 +8,16 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
+use ternion::bench::tables::{probe_costs, search_probe_cost};
 use ternion::eval::Evaluator;
 use ternion::eval::network::file::{self, NetworkKind};
 use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::egaraguti::tablebase::Tablebase;
 use ternion::games::egaraguti::tablebase::index::{MAX_MEN, Material};
 use ternion::games::egaraguti::tablebase::material::levels_of_total;
-use ternion::games::egaraguti::tablebase::research::distill::{Keeping, labelled_positions};
-use ternion::games::egaraguti::tablebase::research::probe_cost::{probe_costs, search_probe_cost};
-use ternion::games::egaraguti::tablebase::research::sample::RandomPositions;
+use ternion::games::egaraguti::tablebase::sample::RandomPositions;
 use ternion::rules::{Notation, Rules};
+use ternion::tune::exact::distill::{Keeping, labelled_positions};
 
 use crate::cli::print;
 

@@ -8,7 +8,7 @@ use ternion::core::printable::plies;
 use ternion::core::{Outcome, Wdl};
 use ternion::games::egaraguti::EgaraGuti;
 use ternion::games::egaraguti::tablebase::index::Material;
-use ternion::games::egaraguti::tablebase::research::sample;
+use ternion::games::egaraguti::tablebase::sample;
 use ternion::games::egaraguti::tablebase::{Tablebase, line, men_of};
 use ternion::protocol::format::result_word;
 use ternion::rules::{Notation, Rules};

@@ -1,5 +1,5 @@
 //! The compact form of a finished set (`tables compact`). On top of the room, beside the
-//! build; [`super::research::compare`] checks it against the packed set.
+//! build; [`super::compare`] checks it against the packed set.
 //!
 //! A packed table spends two bits on every entry and a byte on every distance. Most of
 //! them need none: an entry that is not canonical is never read, and a position whose

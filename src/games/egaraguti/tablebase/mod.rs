@@ -20,20 +20,22 @@
 //!   (the resumable build of every level up to a number of men), [`compact`] (the compact
 //!   form of a finished set), [`verify`] (an independent check by one ply of the rules),
 //!   [`mod@line`] (every legal move's value, a line of perfect play, the audit of a game),
-//!   [`oracle`] (the tables as the search's oracle) and [`research`] (two sets compared,
-//!   the cost of a probe, data labelled by the tables, random positions of a value).
+//!   [`oracle`] (the tables as the search's oracle), [`compare`] (two sets compared
+//!   position by position) and [`sample`] (random positions of a value). What learns
+//!   from the tables is in `tune::exact`, what a probe costs in `bench::tables`.
 
 pub mod build;
 pub mod cache;
 pub mod compact;
+pub mod compare;
 pub mod file;
 pub mod index;
 pub mod line;
 pub mod material;
 pub mod men;
 pub mod oracle;
-pub mod research;
 pub mod runs;
+pub mod sample;
 pub mod set;
 pub mod solve;
 pub mod table;

@@ -502,7 +502,7 @@ fn tables_of(level: &Level, equal: bool, with_distances: bool) -> (Vec<Table>, L
 /// Every level of at most `men` men, solved in memory, with distances: the tables of the
 /// unit tests.
 #[cfg(test)]
-pub(super) fn solve_up_to(men: usize) -> Tablebase {
+pub(crate) fn solve_up_to(men: usize) -> Tablebase {
     use super::material::levels_of_total;
     let mut tables = Tablebase::default();
     for total in 2..=men {

@@ -10,11 +10,11 @@
 //! a win is worth [`WIN_SCORE`] less [`SCORE_PER_PLY`] for each ply to the capture or block
 //! that decides it, so that the nearer win ranks higher, and a loss the opposite.
 
-use super::super::line;
-use super::super::set::Tablebase;
-use super::sample::RandomPositions;
 use crate::core::{Outcome, Player, Wdl};
 use crate::eval::{Evaluate, Evaluator};
+use crate::games::egaraguti::tablebase::line;
+use crate::games::egaraguti::tablebase::sample::RandomPositions;
+use crate::games::egaraguti::tablebase::set::Tablebase;
 use crate::games::egaraguti::{EgaraGuti, EgaraMove};
 use crate::rules::{Notation, Rules};
 

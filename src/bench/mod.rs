@@ -2,6 +2,10 @@
 //! cleared table. Its total node count is a signature of the search's behaviour: the same on
 //! every run and every machine, changing only when the search changes. With several threads
 //! it measures the team's speed; the node count then varies from run to run.
+//!
+//! [`tables`]: what a probe of Egara-guti's tables costs (`ternion tables bench`).
+
+pub mod tables;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

@@ -5,8 +5,8 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::super::index::{INDEXER, MAX_MEN, Material, Men};
-use super::super::set::Tablebase;
+use super::index::{INDEXER, MAX_MEN, Material, Men};
+use super::set::Tablebase;
 use crate::core::Player;
 use crate::games::egaraguti::{EgaraGuti, can_capture};
 use crate::rules::Notation;

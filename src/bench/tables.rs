@@ -7,10 +7,10 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::super::index::{Material, Men};
-use super::super::set::{Tablebase, men_of};
-use super::super::table::Table;
 use crate::games::egaraguti::EgaraGuti;
+use crate::games::egaraguti::tablebase::index::{Material, Men};
+use crate::games::egaraguti::tablebase::set::{Tablebase, men_of};
+use crate::games::egaraguti::tablebase::table::Table;
 use crate::search::{Exact, Limits, Oracle, Searcher};
 
 /// What probes of one table cost.

@@ -7,10 +7,10 @@
 //! position's own 40-ply counter); a position of more men, or one whose table is missing,
 //! keeps its game's result.
 
-use super::super::set::{Tablebase, men_of};
 use crate::core::Player;
 use crate::core::Wdl;
 use crate::games::egaraguti::EgaraGuti;
+use crate::games::egaraguti::tablebase::set::{Tablebase, men_of};
 use crate::rules::Notation;
 use crate::rules::Rules;
 

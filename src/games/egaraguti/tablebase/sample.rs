@@ -3,7 +3,7 @@
 //! `ternion match --starts`), such as how often an engine turns a drawn start into a win
 //! against a weaker player.
 
-use super::super::set::Tablebase;
+use super::set::Tablebase;
 use crate::core::{Player, Wdl};
 use crate::games::egaraguti::board::POINTS;
 use crate::games::egaraguti::{EgaraGuti, QUIET_PLY_LIMIT};
