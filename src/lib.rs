@@ -24,6 +24,8 @@
 //! - [`tune`]: self-play data, the tuner that fits the evaluation's weights to it, and the
 //!   trainer of the networks;
 //! - [`gui`]: `ternion gui`, the board page and its protocol WebSocket on the loopback;
+//! - [`http`]: the one HTTP door of `gui` and `abstractplay`: a request read within its
+//!   deadlines and caps, an answer written with its reason phrase;
 //! - [`abstractplay`]: the bot that plays on AbstractPlay: its webhook endpoint (signatures
 //!   checked), each game rebuilt and thought about on its clock, its moves posted back.
 // `unsafe` is denied everywhere (Cargo.toml's lints) but in `core::memory`, which allows it
@@ -39,6 +41,8 @@ pub mod eval;
 pub mod games;
 #[cfg(feature = "gui")]
 pub mod gui;
+#[cfg(any(feature = "gui", feature = "abstractplay"))]
+pub mod http;
 pub mod protocol;
 pub mod rules;
 pub mod search;

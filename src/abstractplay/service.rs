@@ -225,14 +225,10 @@ impl Bot {
     fn answer(&self, mut stream: TcpStream, peer: &str) {
         let request = match http::read_request(&mut stream) {
             Ok(request) => request,
-            Err(unreadable) => {
-                log::warn!(
-                    "{peer}: refused ({}): {}",
-                    unreadable.status,
-                    unreadable.reason
-                );
-                let body = serde_json::json!({ "error": unreadable.reason }).to_string();
-                return http::respond(stream, unreadable.status, &body);
+            Err(refused) => {
+                log::warn!("{peer}: refused ({}): {}", refused.status, refused.reason);
+                let body = serde_json::json!({ "error": refused.reason }).to_string();
+                return http::respond(stream, refused.status, &body);
             }
         };
         let peer = match &request.forwarded_for {

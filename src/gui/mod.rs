@@ -132,18 +132,18 @@ pub fn serve(listener: TcpListener, setup: PageSetup) -> io::Result<()> {
                     .unwrap_or_else(PoisonError::into_inner)
                     .leave(number);
                 match request {
-                    Err(status) => http::refuse(stream, status),
+                    Err(refused) => http::refuse(stream, refused),
                     // The page and its files: answered at once, no slot taken.
-                    Ok((request, read)) if request.path != "/ws" => {
-                        http::handle(stream, &request, read, port, &setup);
+                    Ok(request) if http::page_path(&request) != "/ws" => {
+                        http::handle(stream, request, port, &setup);
                     }
-                    Ok((request, read)) => {
+                    Ok(request) => {
                         if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
                             // The refusal holds no slot while it lingers.
                             open.fetch_sub(1, Ordering::SeqCst);
                             http::refuse_busy(stream);
                         } else {
-                            http::handle(stream, &request, read, port, &setup);
+                            http::handle(stream, request, port, &setup);
                             open.fetch_sub(1, Ordering::SeqCst);
                         }
                     }
