@@ -49,15 +49,17 @@ def test_positions_variants_and_the_rules_queries(engine):
     assert engine.reason() == "no stacks left" and engine.legal_moves() == []
     best = engine.go(depth=3)
     assert best.move is None
-    with pytest.raises(CommandRefused, match="bad-fen"):
+    with pytest.raises(CommandRefused, match="bad-fen") as refused:
         engine.position("not a position")
+    assert refused.value.kinds == ["bad-fen"]
     engine.new_game()
     assert engine.fen() == START8
 
 
 def test_an_illegal_move_is_refused_and_forfeits_as_the_protocol_says(engine):
-    with pytest.raises(CommandRefused, match="illegal-move"):
+    with pytest.raises(CommandRefused, match="illegal-move") as refused:
         engine.position(moves=["d2d3", "d2d3"])
+    assert refused.value.kinds == ["illegal-move"]
     assert engine.is_game_over() and engine.result() == "p1win"
 
 

@@ -47,6 +47,16 @@ class CommandRefusedError(EngineError):
     def __init__(self, errors: list[str]):
         super().__init__("; ".join(errors))
         self.errors = errors
+        """Each refusal as the engine wrote it: ``error <kind>: <detail>``."""
+        self.kinds = [_kind(error) for error in errors]
+        """Each refusal's ``<kind>`` (``bad-fen``, ``illegal-move``, ``bad-option-value``,
+        ...), the word to branch on; the details are for people."""
+
+
+def _kind(error: str) -> str:
+    words = error.split(maxsplit=1)
+    kind = words[1] if len(words) > 1 and words[0] == "error" else error
+    return kind.split(":", 1)[0].strip()
 
 
 class EngineBusyError(EngineError):
