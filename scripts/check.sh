@@ -2,14 +2,14 @@
 # The checks anyone can run, as any user (no root, no service to install): the test
 # command of README.md, formatting, lints and the API docs for the default build and for
 # the engine alone (--no-default-features: its crate count, no crate that builds C, its
-# tests), the engine checked for macOS and Windows where those targets are installed, and
-# the Python client's checks. `.ci/run` runs this, then what needs root.
+# tests), the engine checked for macOS, Windows and WebAssembly where those targets are
+# installed, and the Python client's checks. `.ci/run` runs this, then what needs root.
 #
 #     scripts/check.sh            # everything above (about 20 minutes on two cores)
 #
-# CHECK_TARGETS=required makes a missing macOS or Windows target an error (CI installs
-# them with `rustup target add aarch64-apple-darwin x86_64-pc-windows-gnu`); otherwise a
-# missing one is named and skipped.
+# CHECK_TARGETS=required makes a missing target an error (CI installs them with `rustup
+# target add aarch64-apple-darwin x86_64-pc-windows-gnu wasm32-unknown-unknown`); otherwise
+# a missing one is named and skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*"; }
@@ -37,9 +37,12 @@ cargo test --release --no-default-features --target-dir "$alone"
 
 step "the engine for other systems"
 installed=$(rustup target list --installed 2>/dev/null || true)
-for target in aarch64-apple-darwin x86_64-pc-windows-gnu; do
+for target in aarch64-apple-darwin x86_64-pc-windows-gnu wasm32-unknown-unknown; do
+    # A browser runs the library (behind the web build's own glue), not the binary.
+    what=()
+    if [ "$target" = wasm32-unknown-unknown ]; then what=(--lib); fi
     if grep -qx "$target" <<<"$installed"; then
-        cargo check --no-default-features --target "$target" --target-dir "$alone"
+        cargo check "${what[@]}" --no-default-features --target "$target" --target-dir "$alone"
         echo "$target: the engine builds"
     elif [ "${CHECK_TARGETS:-}" = required ]; then
         echo "$target is not installed: rustup target add $target" >&2

@@ -7,7 +7,9 @@ use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::core::clock::Instant;
 
 use super::process::EngineProcess;
 use super::record::{GameRecord, Termination};

@@ -2,7 +2,9 @@
 //! as the match runs, or from the records of a match (or of its shards), and written for
 //! people.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::core::clock::Instant;
 
 use super::record::{GameRecord, ParsedRecord, Termination};
 use super::schedule::{first_engine_colour, seated};

@@ -8,7 +8,9 @@
 pub mod tables;
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::core::clock::Instant;
 
 use crate::games::{Playable, Variant};
 use crate::search::{Limits, Score, Searcher};

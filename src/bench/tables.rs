@@ -2,10 +2,10 @@
 //! search's own probes replayed in order, timed alike for a packed and a compact set. On
 //! top of the room.
 
+use crate::core::clock::Instant;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 use crate::games::egaraguti::EgaraGuti;
 use crate::games::egaraguti::tablebase::index::{Material, Men};

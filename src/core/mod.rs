@@ -3,12 +3,14 @@
 //! text forms, untrusted text made safe to echo (`printable`), the files a user names
 //! opened with care (`files`: regular files only, bounded lines) and the files it writes
 //! (`output`: a new path or a regular file, never an input), what differs between
-//! operating systems (`platform`), the part of a long run one
+//! operating systems (`platform`), the clock that also runs in a browser (`clock`), the
+//! part of a long run one
 //! process takes (`Shard`), and (in `memory`, the one
 //! module allowed `unsafe`) the hints the engine gives the operating system about its
 //! memory. Nothing here knows a game, a search or a protocol.
 
 mod bits;
+pub mod clock;
 mod error;
 pub mod files;
 pub mod memory;

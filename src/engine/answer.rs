@@ -18,7 +18,9 @@
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::core::clock::Instant;
 
 use super::event::{Event, Listener};
 use super::flags::SearchFlags;

@@ -1,11 +1,11 @@
 //! A session of one concrete game: the position, how it was reached, its searcher, and a
 //! search on a worker thread that reports through events.
 
+use crate::core::clock::Instant;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
-use std::time::Instant;
 
 use super::answer::{self, Answer, Lateness};
 use super::evaluation::{EvalChoice, EvalTerm, NetworkEval};

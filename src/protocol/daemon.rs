@@ -13,7 +13,9 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::core::clock::Instant;
 
 use super::command::{Command, CommandError, GoCommand, PositionCommand, Query, Reading};
 use super::format::{self, MateUnit};
@@ -135,7 +137,7 @@ impl Daemon {
         const GRACE: Duration = Duration::from_millis(200);
         if let Some(work) = &self.work {
             work.flags.stop();
-            let started = std::time::Instant::now();
+            let started = Instant::now();
             while !work.thread.is_finished() && started.elapsed() < GRACE {
                 thread::sleep(Duration::from_millis(1));
             }

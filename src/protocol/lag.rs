@@ -9,7 +9,9 @@
 //! loaded machine and on a quiet one, with no setting to tune.
 
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::core::clock::Instant;
 
 use crate::core::Player;
 

@@ -23,7 +23,9 @@
 //! a fixed fraction of what is left, so that a game outlasting every estimate never empties
 //! the clock.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::core::clock::Instant;
 
 /// The deepest the search goes (quiescence included).
 pub const MAX_PLY: usize = 128;

@@ -1,7 +1,9 @@
 //! What a search reports: an [`Info`] after each completed iteration, and its
 //! [`SearchResult`] at the end.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::core::clock::Instant;
 
 use super::oracle::ExactMove;
 use super::score::Score;

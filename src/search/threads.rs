@@ -9,11 +9,11 @@
 //! wait on a condition variable between searches. With one thread there are no helpers and
 //! the search is exactly the single-threaded one: deterministic under a depth or node limit.
 
+use crate::core::clock::Instant;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::{self, JoinHandle};
-use std::time::Instant;
 
 use super::counts::NodeCounts;
 use super::limits::Limits;

@@ -13,7 +13,9 @@ mod settled;
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering as AtomicOrdering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::core::clock::Instant;
 
 use super::counts::NodeCounts;
 use super::limits::{Deadlines, Limits, MAX_PLY};

@@ -16,8 +16,8 @@
 pub mod model;
 pub mod samples;
 
+use crate::core::clock::Instant;
 use std::thread;
-use std::time::Instant;
 
 use self::model::{Adam, Params, Scratch, Shape, loss, output_factor};
 use self::samples::{DataReader, Mirror, Samples, TrainingData};

@@ -6,8 +6,8 @@
 //! finished. The levels of one number of men depend only on fewer men, so they can be
 //! shared out between machines (`shard`) once the lower tables are on each.
 
+use crate::core::clock::Instant;
 use std::path::PathBuf;
-use std::time::Instant;
 
 use super::file;
 use super::index::{INDEXER, Material};

@@ -11,10 +11,10 @@
 //! ([`super::runs`]), in blocks whose size each stream chooses, which a probe decodes in
 //! place from the file's mapping.
 
+use crate::core::clock::Instant;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
 
 use super::file;
 use super::index::{INDEXER, Material, Men, wdl_by_count};

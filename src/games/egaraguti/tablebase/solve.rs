@@ -29,8 +29,8 @@
 //! The search never stops at 40: distances beyond it are the positions where the 40-ply
 //! rule changes the result, and they are counted.
 
+use crate::core::clock::Instant;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
-use std::time::Instant;
 
 use super::file;
 use super::index::{INDEXER, MAX_MEN, Material, Men};

@@ -19,8 +19,8 @@
 //! a draw): where the other is needed, the check holds the stored figures to the bounds the
 //! stored ones allow, so that it never reports a disagreement the tables do not have.
 
+use crate::core::clock::Instant;
 use std::path::Path;
-use std::time::Instant;
 
 use super::file;
 use super::index::wdl_by_count;
