@@ -68,15 +68,9 @@ fn self_play(args: &[&str]) -> Output {
 /// command lines refused before any game.
 fn setup_only_match(variant: &str) -> Command {
     let mut command = Command::new(TERNION);
-    command.args([
-        "match",
-        "--engine",
-        "x",
-        "--engine",
-        "y",
-        "--variant",
-        variant,
-    ]);
+    command
+        .arg("match")
+        .args(crate::common::match_args("x", "y", variant, &[]));
     command
 }
 
@@ -182,20 +176,12 @@ fn self_play_in_every_variant_finishes_and_the_records_replay() {
 fn the_search_beats_the_random_mover_in_a_match() {
     let records = Scratch::new("against-random.txt");
     let random = format!("{TERNION} --play random");
-    let output = run_match(&[
-        "--engine",
+    let output = run_match(&crate::common::match_args(
         TERNION,
-        "--engine",
         &random,
-        "--variant",
         "egaraguti",
-        "--games",
-        "4",
-        "--depth",
-        "3",
-        "--records",
-        records.path(),
-    ]);
+        &["--games", "4", "--depth", "3", "--records", records.path()],
+    ));
     let summary = stdout(&output);
     assert_eq!(wdl(&summary), (4, 0, 0), "{summary}");
     // Both seats call themselves ternion: their commands tell them apart.
@@ -218,24 +204,23 @@ fn the_search_beats_the_random_mover_in_a_match() {
 #[ignore = "about an hour of games; docs/networks.md has the figures (generation 2: 99.0% against the greedy mover, 4-ply openings)"]
 fn the_full_engine_scores_97_percent_against_a_greedy_player_at_lerontenin() {
     let greedy = format!("{TERNION} --play greedy");
-    let output = run_match(&[
-        "--engine",
+    let output = run_match(&crate::common::match_args(
         TERNION,
-        "--engine",
         &greedy,
-        "--variant",
         "lerontenin",
-        "--games",
-        "200",
-        "--tc",
-        "2+0.02",
-        "--openings",
-        "2",
-        "--seed",
-        "9",
-        "--concurrency",
-        "2",
-    ]);
+        &[
+            "--games",
+            "200",
+            "--tc",
+            "2+0.02",
+            "--openings",
+            "2",
+            "--seed",
+            "9",
+            "--concurrency",
+            "2",
+        ],
+    ));
     let summary = stdout(&output);
     let (wins, draws, losses) = wdl(&summary);
     let score = (f64::from(wins) + f64::from(draws) / 2.0) / f64::from(wins + draws + losses);
@@ -313,18 +298,12 @@ fn every_kind_of_misbehaviour_loses_with_its_reason_and_the_match_goes_on() {
     for (mode, limits, reason) in cases {
         let engine = fixture(mode);
         let records = Scratch::new(&format!("misbehaving-{mode}.txt"));
-        let mut args = vec![
-            "--engine",
+        let mut args = crate::common::match_args(
             TERNION,
-            "--engine",
             &engine,
-            "--variant",
             "lielow",
-            "--games",
-            "2",
-            "--records",
-            records.path(),
-        ];
+            &["--games", "2", "--records", records.path()],
+        );
         args.extend_from_slice(limits);
         let summary = stdout(&run_match(&args));
         assert_eq!(wdl(&summary), (2, 0, 0), "{mode}: {summary}");
@@ -361,24 +340,23 @@ fn matches_against_seeded_movers_repeat_whatever_the_concurrency() {
     let mixed = format!("{TERNION} --play greedy:50");
     let games_at = |concurrency: &str| {
         let records = Scratch::new(&format!("repeat-{concurrency}.txt"));
-        run_match(&[
-            "--engine",
+        run_match(&crate::common::match_args(
             &level,
-            "--engine",
             &mixed,
-            "--variant",
             "lielow",
-            "--games",
-            "12",
-            "--depth",
-            "2",
-            "--concurrency",
-            concurrency,
-            "--seed",
-            "5",
-            "--records",
-            records.path(),
-        ]);
+            &[
+                "--games",
+                "12",
+                "--depth",
+                "2",
+                "--concurrency",
+                concurrency,
+                "--seed",
+                "5",
+                "--records",
+                records.path(),
+            ],
+        ));
         let games: Vec<(u32, Vec<String>)> = records
             .records()
             .iter()
@@ -402,20 +380,12 @@ fn an_answer_to_no_go_is_ignored_and_counted() {
     // for the answer to its next `go`.
     let twice = format!("{} {TERNION}", fixture("twice"));
     let records = Scratch::new("stale-answers.txt");
-    let output = run_match(&[
-        "--engine",
+    let output = run_match(&crate::common::match_args(
         TERNION,
-        "--engine",
         &twice,
-        "--variant",
         "lielow",
-        "--games",
-        "2",
-        "--depth",
-        "2",
-        "--records",
-        records.path(),
-    ]);
+        &["--games", "2", "--depth", "2", "--records", records.path()],
+    ));
     let summary = stdout(&output);
     assert!(
         summary.contains("every game ended by the rules"),
@@ -552,20 +522,12 @@ fn no_output_an_engine_prints_fills_the_runner_or_holds_a_deadline() {
     // over in little more than a second whatever the engine prints, and it loses on time.
     for mode in ["flood", "floodmove", "endless"] {
         let engine = fixture(mode);
-        let (output, peak_mib, took) = watched_match(&[
-            "--engine",
+        let (output, peak_mib, took) = watched_match(&crate::common::match_args(
             TERNION,
-            "--engine",
             &engine,
-            "--variant",
             "lielow",
-            "--games",
-            "2",
-            "--movetime",
-            "100",
-            "--timemargin",
-            "1000",
-        ]);
+            &["--games", "2", "--movetime", "100", "--timemargin", "1000"],
+        ));
         let summary = stdout(&output);
         assert!(output.status.success(), "{mode}: {summary}");
         assert_eq!(wdl(&summary), (2, 0, 0), "{mode}: {summary}");
@@ -574,18 +536,12 @@ fn no_output_an_engine_prints_fills_the_runner_or_holds_a_deadline() {
         println!("{mode}: peak {peak_mib} MiB, {took:?} for two forfeits");
     }
     // Garbage from the first line on: the handshake's deadline holds.
-    let (output, peak_mib, took) = watched_match(&[
-        "--engine",
+    let (output, peak_mib, took) = watched_match(&crate::common::match_args(
         TERNION,
-        "--engine",
         "yes garbage",
-        "--variant",
         "lielow",
-        "--nodes",
-        "100",
-        "--timeout",
-        "500",
-    ]);
+        &["--nodes", "100", "--timeout", "500"],
+    ));
     assert_eq!(output.status.code(), Some(2));
     assert!(
         peak_mib < 100,
@@ -616,21 +572,20 @@ fn an_engine_that_cannot_start_is_a_setup_error() {
     for (engine, reason) in cases {
         let records = Scratch::new("setup-error.txt");
         let output = Command::new(TERNION)
-            .args([
-                "match",
-                "--engine",
+            .arg("match")
+            .args(crate::common::match_args(
                 TERNION,
-                "--engine",
                 engine,
-                "--variant",
                 "lielow",
-                "--nodes",
-                "100",
-                "--timeout",
-                "2000",
-                "--records",
-                records.path(),
-            ])
+                &[
+                    "--nodes",
+                    "100",
+                    "--timeout",
+                    "2000",
+                    "--records",
+                    records.path(),
+                ],
+            ))
             .output()
             .expect("the ternion binary runs");
         let error = String::from_utf8_lossy(&output.stderr);
@@ -672,54 +627,36 @@ fn no_process_an_engine_starts_outlives_the_match() {
     // The fixture leaves a `sleep 3171` behind at every `go`, then hangs; the other never
     // completes the handshake and has started a `sleep 3174`.
     let children = fixture("children");
-    run_match(&[
-        "--engine",
+    run_match(&crate::common::match_args(
         TERNION,
-        "--engine",
         &children,
-        "--variant",
         "lielow",
-        "--games",
-        "2",
-        "--movetime",
-        "50",
-    ]);
+        &["--games", "2", "--movetime", "50"],
+    ));
     assert!(
         !running(&["sleep", "3171"]),
         "a child of the engine is left"
     );
     // A child that left the engine's group for a session of its own (`setsid sleep 3183`)
     // is reparented to the runner, which ends it with the engine.
-    run_match(&[
-        "--engine",
+    run_match(&crate::common::match_args(
         TERNION,
-        "--engine",
         &fixture("escapee"),
-        "--variant",
         "lielow",
-        "--games",
-        "2",
-        "--movetime",
-        "50",
-    ]);
+        &["--games", "2", "--movetime", "50"],
+    ));
     assert!(
         !running(&["sleep", "3183"]),
         "a child that left the engine's session is left"
     );
     let output = Command::new(TERNION)
-        .args([
-            "match",
-            "--engine",
+        .arg("match")
+        .args(crate::common::match_args(
             TERNION,
-            "--engine",
             "sh -c 'sleep 3174'",
-            "--variant",
             "lielow",
-            "--nodes",
-            "100",
-            "--timeout",
-            "300",
-        ])
+            &["--nodes", "100", "--timeout", "300"],
+        ))
         .output()
         .expect("the ternion binary runs");
     assert_eq!(output.status.code(), Some(2));
@@ -729,20 +666,19 @@ fn no_process_an_engine_starts_outlives_the_match() {
 #[test]
 fn options_nobody_takes_are_reported() {
     let picky = fixture("picky");
-    let output = run_match(&[
-        "--engine",
+    let output = run_match(&crate::common::match_args(
         TERNION,
-        "--engine",
         &picky,
-        "--variant",
         "lielow",
-        "--nodes",
-        "100",
-        "--option",
-        "Hash=8",
-        "--option",
-        "2:Contempt=3",
-    ]);
+        &[
+            "--nodes",
+            "100",
+            "--option",
+            "Hash=8",
+            "--option",
+            "2:Contempt=3",
+        ],
+    ));
     let error = String::from_utf8_lossy(&output.stderr);
     for option in ["Hash value 8", "Contempt value 3"] {
         let warning = format!(
@@ -890,24 +826,23 @@ fn games_start_from_the_positions_of_a_starts_file() {
     let random = format!("{TERNION} --play random");
     let play = |openings: &str| {
         let records = Scratch::new(&format!("starts-{openings}.txt"));
-        run_match(&[
-            "--engine",
+        run_match(&crate::common::match_args(
             &random,
-            "--engine",
             &random,
-            "--variant",
             "egaraguti",
-            "--games",
-            "6",
-            "--depth",
-            "1",
-            "--starts",
-            file.path(),
-            "--openings",
-            openings,
-            "--records",
-            records.path(),
-        ]);
+            &[
+                "--games",
+                "6",
+                "--depth",
+                "1",
+                "--starts",
+                file.path(),
+                "--openings",
+                openings,
+                "--records",
+                records.path(),
+            ],
+        ));
         let mut records = records.records();
         records.sort_by_key(|r| r.tag("Game").unwrap().parse::<u32>().unwrap());
         records

@@ -22,25 +22,24 @@ const TERNION: &str = env!("CARGO_BIN_EXE_ternion");
 fn clock_match(variant: &str, games: u32, tc: &str) -> String {
     let games = games.to_string();
     let output = Command::new(TERNION)
-        .args([
-            "match",
-            "--engine",
+        .arg("match")
+        .args(crate::common::match_args(
             TERNION,
-            "--engine",
             TERNION,
-            "--variant",
             variant,
-            "--games",
-            &games,
-            "--tc",
-            tc,
-            "--timemargin",
-            "10",
-            "--concurrency",
-            "2",
-            "--openings",
-            "4",
-        ])
+            &[
+                "--games",
+                &games,
+                "--tc",
+                tc,
+                "--timemargin",
+                "10",
+                "--concurrency",
+                "2",
+                "--openings",
+                "4",
+            ],
+        ))
         .output()
         .expect("the match runs");
     let summary = String::from_utf8_lossy(&output.stdout).into_owned();

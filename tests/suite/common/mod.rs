@@ -74,3 +74,16 @@ fn assert_one_line(text: &str, message: &str, reason: &str) {
         "{text:?}: the error must be one short line: {message:?}"
     );
 }
+
+/// The words of a `ternion match` between two engine command lines in `variant`, then
+/// `rest`: what every match the tests play starts with.
+pub fn match_args<'a>(
+    first: &'a str,
+    second: &'a str,
+    variant: &'a str,
+    rest: &[&'a str],
+) -> Vec<&'a str> {
+    let mut words = vec!["--engine", first, "--engine", second, "--variant", variant];
+    words.extend_from_slice(rest);
+    words
+}
