@@ -67,13 +67,22 @@ impl EngineProcess {
             return Err("the engine command is empty".to_owned());
         }
         // Under a shell, in a group of its own so that its children can be ended with it.
-        let mut child = crate::core::platform::engine_command(command)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot run '{command}': {e}"))?;
-        live_groups().insert(child.id());
+        // Started and registered under the registry's lock, so that a runner ending by a
+        // signal either ends this engine or never lets it start.
+        let mut child = {
+            let mut live = live_engines();
+            if live.closed {
+                return Err("the match is ending: no engine starts".to_owned());
+            }
+            let child = crate::core::platform::engine_command(command)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .map_err(|e| format!("cannot run '{command}': {e}"))?;
+            live.groups.insert(child.id());
+            child
+        };
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
@@ -318,25 +327,41 @@ fn kill_group(child: &mut Child) {
     crate::core::platform::kill_group(child.id());
     let _ = child.kill();
     let _ = child.wait();
-    live_groups().remove(&child.id());
+    live_engines().groups.remove(&child.id());
     super::reaper::end_orphans();
 }
 
-/// The process groups of the engines running now: what [`end_every_engine`] ends.
-fn live_groups() -> std::sync::MutexGuard<'static, std::collections::BTreeSet<u32>> {
-    static GROUPS: std::sync::Mutex<std::collections::BTreeSet<u32>> =
-        std::sync::Mutex::new(std::collections::BTreeSet::new());
-    // An insert or a remove cannot be left half done: a poisoned set is whole.
-    GROUPS
-        .lock()
+/// The engines running now, for [`end_every_engine`].
+struct LiveEngines {
+    /// The process group of each engine running now.
+    groups: std::collections::BTreeSet<u32>,
+    /// Set once the runner is ending: from then on no engine starts, or one started in the
+    /// moment between the kill and the exit (a game's engine replaced after the kill ended
+    /// it) would outlive the runner.
+    closed: bool,
+}
+
+/// The registry of running engines, locked.
+fn live_engines() -> std::sync::MutexGuard<'static, LiveEngines> {
+    static LIVE: std::sync::Mutex<LiveEngines> = std::sync::Mutex::new(LiveEngines {
+        groups: std::collections::BTreeSet::new(),
+        closed: false,
+    });
+    // An insert or a remove cannot be left half done: a poisoned registry is whole.
+    LIVE.lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Kills the process group of every engine running now, and what they left in sessions
-/// of their own: for a runner ended by a signal, whose engines (each in a group of its own,
-/// which a terminal's Ctrl-C does not reach) would otherwise outlive it.
+/// of their own, and lets no engine start after: for a runner ended by a signal, whose
+/// engines (each in a group of its own, which a terminal's Ctrl-C does not reach) would
+/// otherwise outlive it.
 pub fn end_every_engine() {
-    let groups: Vec<u32> = std::mem::take(&mut *live_groups()).into_iter().collect();
+    let groups = {
+        let mut live = live_engines();
+        live.closed = true;
+        std::mem::take(&mut live.groups)
+    };
     for group in groups {
         crate::core::platform::kill_group(group);
     }
