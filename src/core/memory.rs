@@ -43,21 +43,27 @@ pub fn filled<T: Send>(count: usize, threads: usize, make: impl Fn() -> T + Sync
     let mut values = Vec::with_capacity(count);
     advise_huge_pages(values.spare_capacity_mut());
     let spare = &mut values.spare_capacity_mut()[..count];
-    let chunk = count.div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|scope| {
-        for part in spare.chunks_mut(chunk) {
-            let make = &make;
-            scope.spawn(move || {
-                for slot in part {
-                    slot.write(make());
-                }
-            });
+    let fill = |part: &mut [std::mem::MaybeUninit<T>]| {
+        for slot in part {
+            slot.write(make());
         }
-    });
-    // SAFETY: `thread::scope` returned, so every thread it started has ended, and together
-    // they wrote every element of the first `count` of the capacity (the chunks of
-    // `spare` cover it whole); a thread that panicked would have made the scope panic
-    // before this line, leaving the length at 0.
+    };
+    if threads <= 1 {
+        // On this thread: where there are no others (the web build), and for no cost.
+        fill(spare);
+    } else {
+        let chunk = count.div_ceil(threads).max(1);
+        std::thread::scope(|scope| {
+            for part in spare.chunks_mut(chunk) {
+                let fill = &fill;
+                scope.spawn(move || fill(part));
+            }
+        });
+    }
+    // SAFETY: every element of the first `count` of the capacity was written, on this
+    // thread or on the threads of the scope, which had all ended when `thread::scope`
+    // returned (the chunks of `spare` cover it whole); a panic (in `make`, or a thread's,
+    // which makes the scope panic) leaves before this line, with the length still 0.
     unsafe { values.set_len(count) };
     values
 }

@@ -114,4 +114,13 @@ pub trait Session: Send {
         flags: SearchFlags,
         listener: Listener,
     ) -> JoinHandle<()>;
+    /// The same search, run in slices on the caller's thread as it steps it: for where no
+    /// thread can run beside the protocol (the web build). The same events in the same
+    /// order; no watchdog (the slices keep the deadline themselves).
+    fn start_sliced(
+        &mut self,
+        job: SearchJob,
+        flags: SearchFlags,
+        listener: Listener,
+    ) -> Box<dyn super::SlicedSearch>;
 }

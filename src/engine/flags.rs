@@ -81,6 +81,7 @@ impl SearchFlags {
                 after: super::CURRMOVE_AFTER,
                 report,
             }),
+            slice: None,
         }
     }
 
@@ -94,9 +95,15 @@ impl SearchFlags {
     pub fn wait_for_release(&self) {
         let (lock, changed) = &*self.changed;
         let mut guard = lock.lock().unwrap_or_else(PoisonError::into_inner);
-        while (self.wait_for_stop || self.pondering.load(Ordering::Relaxed)) && !self.is_stopped() {
+        while !self.released() {
             guard = changed.wait(guard).unwrap_or_else(PoisonError::into_inner);
         }
+    }
+
+    /// Whether the best move may be given now: what [`SearchFlags::wait_for_release`]
+    /// waits for, for a caller that cannot wait (a search in slices).
+    pub fn released(&self) -> bool {
+        !(self.wait_for_stop || self.pondering.load(Ordering::Relaxed)) || self.is_stopped()
     }
 
     /// The watchdog's wait: blocks until the best move is given (`false`) or the hard

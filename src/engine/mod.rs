@@ -14,6 +14,8 @@ mod face;
 mod flags;
 mod job;
 mod session;
+mod slices;
+mod told;
 
 pub use self::evaluation::{EvalChoice, EvalTerm, NetworkEval, NetworkFile};
 pub use self::event::{CURRMOVE_AFTER, Event, Listener, panic_detail};
@@ -21,3 +23,4 @@ pub use self::face::{MovesApplied, Session, TableView};
 pub use self::flags::SearchFlags;
 pub use self::job::SearchJob;
 pub use self::session::new_session;
+pub use self::slices::SlicedSearch;

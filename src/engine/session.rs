@@ -9,17 +9,19 @@ use std::thread::{self, JoinHandle};
 
 use super::answer::{self, Answer, Lateness};
 use super::evaluation::{EvalChoice, EvalTerm, NetworkEval};
-use super::event::{Event, Listener, panic_detail};
+use super::event::{Event, Listener};
 use super::face::{MovesApplied, Session, TableView};
 use super::flags::SearchFlags;
 use super::job::SearchJob;
+use super::slices::{Answered, SliceSetup, SlicedSearch, Slices};
+use super::told::Told;
 use crate::core::{Outcome, Player, PositionError};
 use crate::eval::network::Network;
 use crate::eval::{Evaluator, feature_values};
 use crate::games::{LoadedTables, Playable, Variant};
 use crate::search::baseline;
 use crate::search::mover::Request;
-use crate::search::{Info, Oracle, RootMove, RootOptions, SearchRequest, Searcher};
+use crate::search::{Info, Oracle, RootOptions, SearchRequest, Searcher};
 
 /// A new session of `variant` at its start position, with a table of `hash_mib` MiB and
 /// one search thread.
@@ -112,9 +114,10 @@ impl<G: Playable> GameSession<G> {
     }
 
     /// The answer of a `go` from `root`, with the move of last resort it gives should the
-    /// search not finish an iteration in time; for a timed search that does not ponder,
-    /// with the watchdog that answers at the hard deadline should the search thread be
-    /// starved of the CPU.
+    /// search not finish an iteration in time; for a timed search on a thread (`watched`)
+    /// that does not ponder, with the watchdog that answers at the hard deadline should the
+    /// search thread be starved of the CPU.
+    #[allow(clippy::too_many_arguments)] // each is one part of the `go` being answered
     fn answer(
         &self,
         root: &G,
@@ -123,6 +126,7 @@ impl<G: Playable> GameSession<G> {
         flags: &SearchFlags,
         listener: Listener,
         options: &RootOptions<G::Move>,
+        watched: bool,
     ) -> (Arc<Answer>, Option<G::Move>) {
         let evaluator = self.evaluator();
         let last_resort = last_resort(root, &evaluator, &options.only);
@@ -145,7 +149,7 @@ impl<G: Playable> GameSession<G> {
             job.ponder_move,
             deadline,
         ));
-        if let Some(hard) = hard {
+        if let Some(hard) = hard.filter(|_| watched) {
             answer::watch(Arc::clone(&answer), since, hard, limits.move_overhead);
         }
         (answer, last_resort)
@@ -406,25 +410,21 @@ impl<G: Playable> Session for GameSession<G> {
         listener: Listener,
     ) -> JoinHandle<()> {
         if let Some(outcome) = self.result() {
-            return answer_finished(outcome, &flags, &listener);
+            answer_finished(outcome, &flags, &listener);
+            return thread::spawn(|| {});
         }
         let root = self.game.clone();
         let searcher = Arc::clone(&self.searcher);
         let rng = Arc::clone(&self.rng);
         let (limits, options) = self.limits_and_options(&job);
-        let (answer, last_resort) = self.answer(&root, &limits, &job, &flags, listener, &options);
+        let (answer, last_resort) =
+            self.answer(&root, &limits, &job, &flags, listener, &options, true);
+        let mut told = Told::new(root, answer, job.multipv <= 1, job.ponder_move);
         thread::spawn(move || {
-            // The best line of the last completed iteration: the answer if the search fails.
-            let mut best_line: Vec<G::Move> = Vec::new();
-            // The last line reported, with one line (no MultiPV): told again at the end
-            // with the search's whole effort, as UGI 1.0 asks.
-            let started = Instant::now();
-            let mut last_info: Option<Info<String>> = None;
-            let one_line = job.multipv <= 1;
+            let root = told.root.clone();
             let searched = panic::catch_unwind(AssertUnwindSafe(|| {
-                let report = |root_move: RootMove<G::Move>| {
-                    answer.pass(Event::current_move(&root, root_move));
-                };
+                let told = std::cell::RefCell::new(&mut told);
+                let report = |root_move| told.borrow().root_move(root_move);
                 let request = Request {
                     searcher: &mut searcher.lock().unwrap_or_else(PoisonError::into_inner),
                     search: SearchRequest {
@@ -437,50 +437,45 @@ impl<G: Playable> Session for GameSession<G> {
                 };
                 job.mover
                     .choose(&root, request, &mut draws(&rng), &mut |info| {
-                        if info.multipv.unwrap_or(1) == 1 {
-                            best_line.clone_from(&info.pv);
-                        }
-                        let shown = info.with_pv(root.line_notation(&info.pv));
-                        if one_line {
-                            last_info = Some(shown.clone());
-                        }
-                        answer.pass(Event::Info(shown));
+                        told.borrow_mut().info(info);
                     })
             }));
-            // The search's whole effort, when it went on after its last report (an
-            // iteration the clock or the node limit cut short): the last line again.
-            if let (Ok(_), Some(mut last)) = (&searched, last_info) {
-                let nodes = searcher
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .nodes();
-                if nodes > last.nodes {
-                    last.nodes = nodes;
-                    last.time = started.elapsed();
-                    last.nps = (nodes as f64 / last.time.as_secs_f64().max(1e-6)) as u64;
-                    answer.pass(Event::Info(last));
+            let line = match searched {
+                Ok(line) => {
+                    told.whole_effort(&searcher);
+                    line
                 }
-            }
-            let line = searched.unwrap_or_else(|fault| {
-                answer.pass(Event::Fault(panic_detail(&*fault)));
-                // A searcher interrupted half-way may hold half-written state: start afresh.
-                searcher
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .clear();
-                if best_line.is_empty() {
-                    best_line.extend(last_resort);
-                }
-                best_line
-            });
+                Err(fault) => told.fault(&*fault, &searcher, last_resort),
+            };
             // `go infinite` and `go ponder`: the best move is due only after `stop`, or
             // after `ponderhit` once the search is done.
             flags.wait_for_release();
-            let mut notation = root.line_notation(&line[..line.len().min(2)]).into_iter();
-            let best = notation.next();
-            let ponder = notation.next().filter(|_| job.ponder_move);
-            answer.pass(Event::BestMove { best, ponder });
+            told.best_move(&line);
         })
+    }
+
+    fn start_sliced(
+        &mut self,
+        job: SearchJob,
+        flags: SearchFlags,
+        listener: Listener,
+    ) -> Box<dyn SlicedSearch> {
+        if let Some(outcome) = self.result() {
+            answer_finished(outcome, &flags, &listener);
+            return Box::new(Answered);
+        }
+        let root = self.game.clone();
+        let (limits, options) = self.limits_and_options(&job);
+        let (answer, last_resort) =
+            self.answer(&root, &limits, &job, &flags, listener, &options, false);
+        let setup = SliceSetup {
+            searcher: Arc::clone(&self.searcher),
+            rng: Arc::clone(&self.rng),
+            limits,
+            options,
+            last_resort,
+        };
+        Box::new(Slices::new(root, answer, job, flags, setup))
     }
 }
 
@@ -501,14 +496,13 @@ fn last_resort<G: Playable>(
 
 /// The answer to `go` in a finished game: nothing to search, so it is due at once, even to
 /// `go infinite`: how the game ended, then no move.
-fn answer_finished(outcome: Outcome, flags: &SearchFlags, listener: &Listener) -> JoinHandle<()> {
+fn answer_finished(outcome: Outcome, flags: &SearchFlags, listener: &Listener) {
     listener(Event::GameOver(outcome));
     flags.answered();
     listener(Event::BestMove {
         best: None,
         ponder: None,
     });
-    thread::spawn(|| {})
 }
 
 #[cfg(test)]

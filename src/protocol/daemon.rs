@@ -23,7 +23,9 @@ use super::lag::{ClockReport, LagMeter};
 use super::options::{self, Caps, OPTIONS, Settings, Target};
 use crate::core::Player;
 use crate::core::printable::echo;
-use crate::engine::{Event, Listener, MovesApplied, SearchFlags, SearchJob, Session, panic_detail};
+use crate::engine::{
+    Event, Listener, MovesApplied, SearchFlags, SearchJob, Session, SlicedSearch, panic_detail,
+};
 use crate::games::{LoadedTables, Variant};
 use crate::search::mover::Mover;
 use crate::search::{Clock, Limits};
@@ -31,11 +33,45 @@ use crate::search::{Clock, Limits};
 /// Where the daemon's lines go (stdout in the serve loop, a buffer in tests).
 pub type Sink = Arc<dyn Fn(String) + Send + Sync>;
 
-/// The work running on the worker thread: its flags and its thread.
+/// The running work: its flags, and its thread or its slices.
 struct Work {
     flags: SearchFlags,
-    thread: JoinHandle<()>,
+    runs: Runs,
 }
+
+/// Where work runs.
+enum Runs {
+    /// On a worker thread, beside the protocol.
+    Thread(JoinHandle<()>),
+    /// A search in slices, on the daemon's thread as [`Daemon::step`] is called.
+    Slices(Box<dyn SlicedSearch>),
+}
+
+impl Work {
+    /// Whether the work has given its last line: its thread has ended, or its slices have
+    /// answered.
+    fn is_finished(&self) -> bool {
+        match &self.runs {
+            Runs::Thread(thread) => thread.is_finished(),
+            Runs::Slices(search) => search.is_answered(),
+        }
+    }
+
+    /// Waits until the work has given its last line (stepping its slices to the end).
+    fn finish(self) {
+        match self.runs {
+            // Panics are caught inside the work; a join error has nothing left to say.
+            Runs::Thread(thread) => {
+                let _ = thread.join();
+            }
+            Runs::Slices(mut search) => while !search.step(SLICE) {},
+        }
+    }
+}
+
+/// How long one step of a search in slices searches: a `stop` that comes during a slice
+/// is read when it ends, so this bounds how late a stop is answered.
+pub const SLICE: Duration = Duration::from_millis(50);
 
 /// The protocol state of one engine process.
 pub struct Daemon {
@@ -53,6 +89,8 @@ pub struct Daemon {
     lag: LagMeter,
     /// What `mate <n>` counts: plies after `ugi` (UGI 1.0), moves after `uci`.
     mate_unit: MateUnit,
+    /// Whether work runs on this thread, in slices (the web build), not on threads.
+    in_slices: bool,
     sink: Sink,
 }
 
@@ -74,8 +112,40 @@ impl Daemon {
             caps: Caps::NONE,
             lag: LagMeter::default(),
             mate_unit: MateUnit::Moves,
+            in_slices: false,
             sink,
         }
+    }
+
+    /// The same daemon running its work on its own thread: a search in slices, as
+    /// [`Daemon::step`] is called between the lines it reads, and `go perft` and `bench`
+    /// whole, before the next line is read. For where no thread can run beside the
+    /// protocol (the web build).
+    pub fn in_slices(mut self) -> Self {
+        self.in_slices = true;
+        self
+    }
+
+    /// Runs the search in slices for one slice of about `budget` (or gives its best move,
+    /// once due); whether work is left to step. Nothing to do on a daemon whose work runs
+    /// on threads.
+    pub fn step(&mut self, budget: Duration) -> bool {
+        let Some(Work {
+            runs: Runs::Slices(search),
+            ..
+        }) = &mut self.work
+        else {
+            return false;
+        };
+        let answered = panic::catch_unwind(AssertUnwindSafe(|| search.step(budget)))
+            .unwrap_or_else(|fault| {
+                self.say(format::error("internal", panic_detail(&*fault)));
+                true
+            });
+        if answered {
+            self.work = None;
+        }
+        !answered
     }
 
     /// The same daemon taking no more than `caps` of `Hash` and `Threads` (a daemon
@@ -107,9 +177,7 @@ impl Daemon {
     /// whoever waits for `busy` to turn false finds the line out however the threads are
     /// scheduled.
     pub fn busy(&self) -> bool {
-        self.work
-            .as_ref()
-            .is_some_and(|work| !work.thread.is_finished())
+        self.work.as_ref().is_some_and(|work| !work.is_finished())
     }
 
     /// Waits until the running work ends by itself (a search with a limit, `go perft`,
@@ -117,8 +185,7 @@ impl Daemon {
     /// is to be stopped instead: [`Daemon::stop_search`].
     pub fn wait_idle(&mut self) {
         if let Some(work) = self.work.take() {
-            // Panics are caught inside the work; a join error has nothing left to say.
-            let _ = work.thread.join();
+            work.finish();
         }
     }
 
@@ -126,8 +193,7 @@ impl Daemon {
     pub fn stop_search(&mut self) {
         if let Some(work) = self.work.take() {
             work.flags.stop();
-            // Panics are caught inside the work; a join error has nothing left to say.
-            let _ = work.thread.join();
+            work.finish();
         }
     }
 
@@ -135,10 +201,13 @@ impl Daemon {
     /// line, but does not wait longer (the process ends anyway).
     pub fn stop_for_exit(&mut self) {
         const GRACE: Duration = Duration::from_millis(200);
+        if self.in_slices {
+            return self.stop_search();
+        }
         if let Some(work) = &self.work {
             work.flags.stop();
             let started = Instant::now();
-            while !work.thread.is_finished() && started.elapsed() < GRACE {
+            while !work.is_finished() && started.elapsed() < GRACE {
                 thread::sleep(Duration::from_millis(1));
             }
         }
@@ -464,13 +533,17 @@ impl Daemon {
                 let _ = answered.set(Instant::now());
             }
         });
-        let thread = self.session.start_search(job, flags.clone(), listener);
-        self.work = Some(Work { flags, thread });
+        let runs = match self.in_slices {
+            true => Runs::Slices(self.session.start_sliced(job, flags.clone(), listener)),
+            false => Runs::Thread(self.session.start_search(job, flags.clone(), listener)),
+        };
+        self.work = Some(Work { flags, runs });
     }
 
     /// Runs `job` on the worker thread like a search: it sees the stop flag, and its lines
     /// end with the one it returns. If it panics, the error is reported and `fallback` is
-    /// the last line, so that whoever waits for that line is not left waiting.
+    /// the last line, so that whoever waits for that line is not left waiting. A daemon
+    /// in slices runs it here, whole.
     fn in_background(
         &mut self,
         fallback: String,
@@ -479,7 +552,7 @@ impl Daemon {
         let flags = SearchFlags::default();
         let work_flags = flags.clone();
         let sink = Arc::clone(&self.sink);
-        let thread = thread::spawn(move || {
+        let work = move || {
             let stop = work_flags.stop_flag();
             let last = panic::catch_unwind(AssertUnwindSafe(|| job(&sink, stop))).unwrap_or_else(
                 |fault| {
@@ -488,8 +561,15 @@ impl Daemon {
                 },
             );
             sink(last);
+        };
+        if self.in_slices {
+            return work();
+        }
+        let thread = thread::spawn(work);
+        self.work = Some(Work {
+            flags,
+            runs: Runs::Thread(thread),
         });
-        self.work = Some(Work { flags, thread });
     }
 
     fn perft(&mut self, depth: u32) {

@@ -35,7 +35,9 @@ mod worker;
 pub use self::limits::{Clock, Deadlines, Limits, MAX_PLY};
 pub use self::oracle::{Exact, ExactMove, Oracle};
 pub use self::report::{Info, SearchResult};
-pub use self::request::{Control, RootMove, RootOptions, RootReports, SearchRequest};
+pub use self::request::{
+    Control, Earlier, RootMove, RootOptions, RootReports, SearchRequest, Slice,
+};
 pub use self::score::Score;
 pub use self::searchable::Searchable;
 pub use self::threads::{MAX_THREADS, Searcher, max_threads};

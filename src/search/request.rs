@@ -5,6 +5,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::limits::Limits;
+use super::score::Score;
+use crate::core::clock::Instant;
 
 /// What a search is told from outside while it runs, and where it says which root move it
 /// searches.
@@ -18,6 +20,8 @@ pub struct Control<'a, M> {
     /// has run for `RootReports::after` (Stockfish's `currmove`, for a GUI watching a long
     /// search).
     pub root_moves: Option<RootReports<'a, M>>,
+    /// Set when the search runs in slices: this one's end, and what the earlier did.
+    pub slice: Option<Slice>,
 }
 
 impl<M> Clone for Control<'_, M> {
@@ -35,8 +39,36 @@ impl<'a, M> Control<'a, M> {
             stop,
             pondering,
             root_moves: None,
+            slice: None,
         }
     }
+}
+
+/// One slice of a search run in slices. Where a search cannot run on a thread beside the
+/// protocol (the web build: one thread in a Web Worker, which reads its messages only
+/// between two calls), it runs until [`Slice::until`] and returns; the protocol answers what
+/// came meanwhile (a `stop`), and the next slice goes on from the iterations the earlier
+/// slices completed, with what they stored in the table. The iteration a slice cuts short
+/// is searched again by the next, from a table that holds most of it.
+#[derive(Clone, Copy, Debug)]
+pub struct Slice {
+    /// When this slice ends: the search returns as at a stop, marked unfinished.
+    pub until: Instant,
+    /// What the earlier slices did; `None` in the first.
+    pub after: Option<Earlier>,
+}
+
+/// What the earlier slices of a search did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Earlier {
+    /// The deepest iteration completed (0: none), the next slice starting at the next.
+    pub depth: u32,
+    /// Its best line's score: the next iteration's aspiration window is set around it.
+    pub score: Score,
+    /// The nodes searched so far: limits and reports count from there.
+    pub nodes: u64,
+    /// When the first slice started: reports count the time from there.
+    pub started: Instant,
 }
 
 /// Where the root moves of a long search are reported.

@@ -38,6 +38,15 @@ impl Score {
             Score::Centipawns(raw)
         }
     }
+
+    /// The raw search score this reads as: [`Score::from_raw`] undone.
+    pub fn raw(self) -> i32 {
+        match self {
+            Score::Centipawns(raw) => raw,
+            Score::Mate(plies) if plies >= 0 => MATE - plies,
+            Score::Mate(plies) => -(MATE + plies),
+        }
+    }
 }
 
 /// Scores beyond this (in absolute value) are results a number of plies away: a proven

@@ -207,7 +207,14 @@ impl<G: Searchable> Searcher<G> {
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
         let started = Instant::now();
-        self.tt.new_search();
+        // A later slice of a search in slices goes on with the same search's table.
+        if request
+            .control
+            .slice
+            .is_none_or(|slice| slice.after.is_none())
+        {
+            self.tt.new_search();
+        }
         self.counts.reset();
         let helpers = HelpersAtWork::start(
             &self.helpers,

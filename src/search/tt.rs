@@ -172,16 +172,22 @@ impl TranspositionTable {
 
     /// Forgets everything.
     pub fn clear(&self, threads: usize) {
-        let chunk = self.buckets.len().div_ceil(threads.max(1)).max(1);
-        std::thread::scope(|scope| {
-            for part in self.buckets.chunks(chunk) {
-                scope.spawn(move || {
-                    for slot in part.iter().flat_map(|bucket| &bucket.0) {
-                        slot.clear();
-                    }
-                });
+        let clear = |part: &[Bucket]| {
+            for slot in part.iter().flat_map(|bucket| &bucket.0) {
+                slot.clear();
             }
-        });
+        };
+        if threads <= 1 {
+            // On this thread: where there are no others (the web build), and for no cost.
+            clear(&self.buckets);
+        } else {
+            let chunk = self.buckets.len().div_ceil(threads).max(1);
+            std::thread::scope(|scope| {
+                for part in self.buckets.chunks(chunk) {
+                    scope.spawn(move || clear(part));
+                }
+            });
+        }
         self.age.store(0, Relaxed);
     }
 

@@ -37,6 +37,7 @@ mod protocol_hostile;
 mod protocol_queries;
 mod search;
 mod skill;
+mod slices;
 mod svg;
 mod tables;
 mod transcripts;

@@ -110,6 +110,10 @@ pub(super) struct Worker<G: Searchable> {
     /// [`FIRST_ITERATION_NODES`], or a test's smaller budget.
     first_iteration_nodes: u64,
     stopped: bool,
+    /// When the slice this search runs in ends, if it runs in slices.
+    slice_end: Option<Instant>,
+    /// The slice ended before the search did (see [`Slice`](super::request::Slice)).
+    cut: bool,
     /// Root moves to leave out (the lines already found in this iteration, the moves not
     /// in `searchmoves`). When any are left out, the root's result is not stored.
     root_excluded: Vec<G::Move>,
@@ -154,6 +158,8 @@ impl<G: Searchable> Worker<G> {
             interruptible: false,
             first_iteration_nodes: FIRST_ITERATION_NODES,
             stopped: false,
+            slice_end: None,
+            cut: false,
             root_excluded: Vec::with_capacity(256),
             root_side: Player::P1,
             root_draw: 0,
@@ -196,7 +202,8 @@ impl<G: Searchable> Worker<G> {
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
         let (limits, options, control) = (&request.limits, &request.options, request.control);
-        let started = Instant::now();
+        let earlier = control.slice.and_then(|slice| slice.after);
+        let started = earlier.map_or_else(Instant::now, |earlier| earlier.started);
         self.begin(root, request, started);
         let mut game = root.clone();
         let root_moves = self.root_moves(&mut game, &options.only);
@@ -206,6 +213,7 @@ impl<G: Searchable> Worker<G> {
             depth: 0,
             nodes: 0,
             pv: root_moves.first().copied().into_iter().collect(),
+            unfinished: false,
         };
         if root_moves.len() <= 1 {
             // Game over, or one move to choose from: nothing to choose, only the score to tell.
@@ -223,8 +231,12 @@ impl<G: Searchable> Worker<G> {
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
         let mut lines: Vec<(i32, Vec<G::Move>)> = Vec::with_capacity(lines_wanted);
-        let mut previous_score = None;
-        for depth in 1..=max_depth {
+        // A later slice goes on from the iterations the earlier ones completed.
+        let mut previous_score = earlier
+            .filter(|earlier| earlier.depth > 0)
+            .map(|earlier| earlier.score.raw());
+        let first_depth = earlier.map_or(1, |earlier| earlier.depth + 1);
+        for depth in first_depth..=max_depth {
             if self.skips(depth) {
                 continue;
             }
@@ -249,7 +261,8 @@ impl<G: Searchable> Worker<G> {
                 break;
             }
         }
-        if result.depth == 0 {
+        result.unfinished = self.cut;
+        if result.depth == 0 && earlier.is_none() {
             // The first iteration ran away and was stopped: the move that looks best one
             // ply ahead, rather than the first generated.
             (result.best, result.score) = self.best_one_ply_ahead(&mut game, &root_moves);
@@ -281,15 +294,22 @@ impl<G: Searchable> Worker<G> {
             false => self.hard_deadline.map(|d| d + self.half_overhead),
         };
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        self.nodes = 0;
+        let earlier = request.control.slice.and_then(|slice| slice.after);
+        self.nodes = earlier.map_or(0, |earlier| earlier.nodes);
         self.others_nodes = 0;
-        self.next_poll = 0;
+        // A later slice searches at least until its first poll: however short the slices,
+        // each one stores some work for the next.
+        self.next_poll = earlier.map_or(0, |_| self.nodes + POLL_INTERVAL);
         // A helper may be told to stop at any time: the main worker's answer never waits
-        // for it.
-        self.interruptible = self.is_helper();
+        // for it. A later slice is past its first iteration.
+        self.interruptible = self.is_helper() || earlier.is_some();
         self.stopped = false;
+        self.slice_end = request.control.slice.map(|slice| slice.until);
+        self.cut = false;
         self.seldepth = 0;
-        self.ordering.new_search();
+        if earlier.is_none() {
+            self.ordering.new_search();
+        }
         self.root_side = root.side_to_move();
         self.root_draw = -request.options.contempt;
         // The plies' states keep their room from search to search: only the root's is set,
@@ -552,6 +572,10 @@ impl<G: Searchable> Worker<G> {
             self.poll_ponderhit(control);
             self.stopped |= control.stop.load(AtomicOrdering::Relaxed)
                 || self.hard_deadline.is_some_and(|d| Instant::now() >= d);
+            if !self.stopped && self.slice_end.is_some_and(|end| Instant::now() >= end) {
+                self.stopped = true;
+                self.cut = true;
+            }
         }
     }
 
