@@ -44,6 +44,13 @@ for target in aarch64-apple-darwin x86_64-pc-windows-gnu wasm32-unknown-unknown;
     if grep -qx "$target" <<<"$installed"; then
         cargo check "${what[@]}" --no-default-features --target "$target" --target-dir "$alone"
         echo "$target: the engine builds"
+        if [ "$target" = wasm32-unknown-unknown ]; then
+            # The web edition's crate (web/, a workspace of its own): formatted, lint-free.
+            cargo fmt --manifest-path web/Cargo.toml --check
+            cargo clippy --manifest-path web/Cargo.toml --target "$target" \
+                --target-dir "$alone" -- -D warnings
+            echo "$target: the web edition's crate builds"
+        fi
     elif [ "${CHECK_TARGETS:-}" = required ]; then
         echo "$target is not installed: rustup target add $target" >&2
         exit 1

@@ -26,6 +26,19 @@ pub const fn level_elo(variant: Variant) -> &'static LevelElo {
     }
 }
 
+/// The measured Elo of every level of every variant, for a page's strength list:
+/// `{"lielow":[e0,...,e20],...}`.
+pub fn levels_json() -> String {
+    let variants: Vec<String> = Variant::ALL
+        .iter()
+        .map(|&variant| {
+            let elo: Vec<String> = level_elo(variant).iter().map(u32::to_string).collect();
+            format!("\"{variant}\":[{}]", elo.join(","))
+        })
+        .collect();
+    format!("{{{}}}", variants.join(","))
+}
+
 /// The weakest level's Elo in any variant: the least `UCI_Elo` takes.
 pub const MIN_ELO: u32 = extreme(false);
 /// The strongest level's Elo in any variant: the most `UCI_Elo` takes.

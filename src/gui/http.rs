@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::PageSetup;
 use super::session::{self, Replayed};
-use crate::games::{Variant, strength};
+use crate::games::strength;
 use crate::http::{Answer, Door, Refused, Request};
 
 /// How long a client may take to send its request head. A connection holds no slot of the
@@ -70,7 +70,7 @@ pub fn handle(stream: TcpStream, request: Request, port: u16, setup: &PageSetup)
     };
     match page_path(&request) {
         "/" | "/index.html" => page(stream, "text/html; charset=utf-8", PAGE),
-        "/levels.json" => page(stream, "application/json", &levels_json()),
+        "/levels.json" => page(stream, "application/json", &strength::levels_json()),
         "/ws" if head_only => respond(stream, 405, "text/plain", "a WebSocket only\n"),
         "/ws" => {
             let upgrade =
@@ -96,21 +96,6 @@ pub fn handle(stream: TcpStream, request: Request, port: u16, setup: &PageSetup)
 pub fn page_path(request: &Request) -> &str {
     let path = request.path.as_str();
     path.split_once('?').map_or(path, |(path, _)| path)
-}
-
-/// The measured Elo of every skill level of every variant, for the page's strength list:
-/// `{"lielow":[e0,...,e20],...}`.
-pub fn levels_json() -> String {
-    let variants: Vec<String> = Variant::ALL
-        .iter()
-        .map(|&variant| {
-            let elo: Vec<String> = (strength::level_elo(variant).iter())
-                .map(u32::to_string)
-                .collect();
-            format!("\"{variant}\":[{}]", elo.join(","))
-        })
-        .collect();
-    format!("{{{}}}", variants.join(","))
 }
 
 /// Refuses a connection beyond the limit.

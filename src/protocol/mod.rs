@@ -8,6 +8,7 @@
 //! - [`format`](mod@format): every line the engine writes;
 //! - [`daemon`]: the state of the engine process and its answer to each command;
 //! - [`input`]: bounded line reading from stdin;
+//! - [`pipe`]: the protocol as a pipe of text on one thread (the web build's worker);
 //! - [`serve`]: the loop that reads stdin on its own thread and writes stdout line by line.
 
 pub mod command;
@@ -17,6 +18,7 @@ mod go;
 pub mod input;
 pub mod lag;
 pub mod options;
+pub mod pipe;
 pub mod reply;
 pub mod settings;
 pub mod wdl;

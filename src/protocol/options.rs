@@ -339,7 +339,8 @@ fn set_threads(target: Target<'_>, threads: u64) -> Result<Option<String>, Refus
 fn set_table_path(target: Target<'_>, path: &str) -> Result<Option<String>, Refusal> {
     if !target.caps.open_files {
         return Err(Refusal::bad_value(
-            "TablePath: this daemon's tables are the server's (ternion gui --tables)".into(),
+            "TablePath: this daemon opens no files (a page's engine: its tables are its server's)"
+                .into(),
         ));
     }
     let path = path.trim();
@@ -381,7 +382,8 @@ fn set_eval_file(target: Target<'_>, path: &str) -> Result<Option<String>, Refus
     }
     if !target.caps.open_files {
         return Err(Refusal::bad_value(
-            "EvalFile: this daemon plays the built-in networks (ternion gui)".into(),
+            "EvalFile: this daemon opens no files (a page's engine): it plays the built-in networks"
+                .into(),
         ));
     }
     let name = variant.to_string();

@@ -2,7 +2,12 @@
 // tests/suite/gui_browser.rs (which finds the tools), or by hand:
 //
 //   npm ci --prefix tests/browser
-//   node tests/browser/gui.js target/release/ternion [chromium] [screenshot dir]
+//   node tests/browser/gui.js target/release/ternion [chromium] [screenshot dir] [--web folder]
+//
+// With --web, the page is the web edition's (the folder scripts/build-web.sh writes), served
+// by a local static server, its engine the worker's; the same checks run but the tables'
+// (the web edition has none), and then web.js's: whole games, `stop`, a session against the
+// binary, the worker's speed.
 //
 // For every variant it plays moves by clicking the board, the engine answering as the second
 // player; after every turn it checks the page against a daemon of its own, run beside the
@@ -24,11 +29,15 @@ const path = require('path');
 const readline = require('readline');
 const { chromium } = require('playwright-core');
 
-const [binary, browserPath = '/usr/bin/chromium', shots = 'target'] = process.argv.slice(2);
-if (!binary) {
-  console.error('usage: node tests/browser/gui.js <ternion binary> [chromium] [screenshot dir]');
+const args = process.argv.slice(2);
+const webAt = args.indexOf('--web');
+const webFolder = webAt >= 0 ? args.splice(webAt, 2)[1] : null;
+const [binary, browserPath = '/usr/bin/chromium', shots = 'target'] = args;
+if (!binary || (webAt >= 0 && !webFolder)) {
+  console.error('usage: node tests/browser/gui.js <ternion binary> [chromium] [screenshot dir] [--web folder]');
   process.exit(2);
 }
+const web = require('./web.js');
 const VARIANTS = ['lielow', 'lielow9', 'egaraguti', 'lerontenin'];
 const MOVE_TIME_MS = 200;
 
@@ -316,7 +325,10 @@ async function studyVariant(page, reference, variant, records) {
 }
 
 (async () => {
-  const { server, url } = await startServer();
+  // The server gives the levels' Elo the page must show, in either edition.
+  const { server, url: serverUrl } = await startServer();
+  const site = webFolder ? await web.serveStatic(webFolder) : null;
+  const url = site ? site.url : serverUrl;
   const reference = new Reference();
   const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox',
     '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
@@ -324,6 +336,13 @@ async function studyVariant(page, reference, variant, records) {
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(30000);
+    // No error on the console, the page's or its worker's, all the way through.
+    const consoleErrors = [];
+    page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
+    page.on('worker', (worker) => worker.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push('worker: ' + message.text());
+    }));
     const started = Date.now();
     await page.goto(url);
     await page.waitForSelector('#board svg');
@@ -331,7 +350,7 @@ async function studyVariant(page, reference, variant, records) {
     await page.fill('#movetime', String(MOVE_TIME_MS));
     await page.selectOption('#skill', '0');
     // Each level is listed with its measured Elo in the game shown (from /levels.json).
-    const levels = await (await fetch(new URL('/levels.json', url))).json();
+    const levels = await (await fetch(new URL('/levels.json', serverUrl))).json();
     await page.waitForFunction(() => /Elo/.test(document.querySelector('#skill option').textContent));
     const variantShown = await page.inputValue('#variant');
     for (const level of [0, 10, 20]) {
@@ -359,7 +378,15 @@ async function studyVariant(page, reference, variant, records) {
     const guarded = await page.evaluate(() => { send("isready\nquit"); return $("error").textContent; });
     check(guarded === 'not sent: a command may not hold a line break', `a line break refused: ${guarded}`);
     console.log('a hostile record sent no protocol lines');
-    await checkTables(page);
+    if (webFolder) {
+      await web.noTables(page);
+      await web.sessionAgainstNative(page, binary);
+      await web.stopLatency(page, VARIANTS);
+      await web.benchAgainstNative(page, binary);
+      await web.wholeGames(page, reference, VARIANTS);
+    } else {
+      await checkTables(page);
+    }
     // A finished game says its result and why: Egara-guti's test fact 8, one capture of all.
     await page.selectOption('#engine-side', 'none');
     if ((await page.inputValue('#variant')) !== 'egaraguti') {
@@ -371,9 +398,11 @@ async function studyVariant(page, reference, variant, records) {
     const status = await page.textContent('#status');
     check(status === 'Game over: the first player wins (no men left)', `the result and its reason: ${status}`);
     console.log(`a finished game: "${status}"`);
+    check(consoleErrors.length === 0, `no console error: ${consoleErrors.join(' | ')}`);
   } finally {
     await browser.close();
     reference.close();
     server.kill();
+    if (site) site.stop();
   }
 })().catch((error) => { console.error(error.message); process.exit(1); });

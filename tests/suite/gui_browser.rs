@@ -1,6 +1,7 @@
-//! `ternion gui` in a real browser: runs `tests/browser/gui.js`, which plays every variant in
-//! headless Chromium by clicking, steps through and analyses a recorded game of each, and
-//! checks the page against a daemon of its own.
+//! `ternion gui` in a real browser, and the web edition: runs `tests/browser/gui.js`, which
+//! plays every variant in headless Chromium by clicking, steps through and analyses a
+//! recorded game of each, and checks the page against a daemon of its own; for the web
+//! edition, also whole games, `stop`, a session and `bench` against the native binary.
 //!
 //! It needs Node.js, Chromium and the script's one npm package (`npm ci --prefix
 //! tests/browser`), so the default run lists it as ignored rather than pretend it passed;
@@ -14,8 +15,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 const VARIANTS: [&str; 4] = ["lielow", "lielow9", "egaraguti", "lerontenin"];
-/// Far above the 20-40 s the script takes, for a loaded machine.
-const TIME_LIMIT: Duration = Duration::from_secs(300);
+/// Far above the 20-40 s the script takes (about 70 s for the web edition, whose games are
+/// played whole), for a loaded machine.
+const TIME_LIMIT: Duration = Duration::from_secs(600);
 
 fn script_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
@@ -58,20 +60,70 @@ fn missing_tools() -> Vec<&'static str> {
 #[test]
 #[ignore = "needs Node.js, Chromium and playwright-core: run with --ignored"]
 fn the_page_plays_every_variant_in_headless_chromium() {
+    let stdout = run_the_page("gui-browser", None);
+    assert!(
+        stdout.contains("the tables' values shown as tables line gives them"),
+        "{stdout}"
+    );
+}
+
+/// The web edition (built here by `scripts/build-web.sh`, which also installs the target
+/// and wasm-bindgen's command when missing): the same page on a static server, its engine
+/// in a Web Worker, and its own checks.
+#[test]
+#[ignore = "needs Node.js, Chromium, playwright-core and the wasm toolchain: run with --ignored"]
+fn the_web_edition_plays_every_variant_in_headless_chromium() {
+    let folder = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web-edition");
+    let built = Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/build-web.sh"))
+        .arg(&folder)
+        .status()
+        .expect("scripts/build-web.sh runs");
+    assert!(built.success(), "scripts/build-web.sh failed");
+    let size: u64 = (fs::read_dir(&folder).unwrap())
+        .map(|entry| entry.unwrap().metadata().unwrap().len())
+        .sum();
+    assert!(
+        size < 3 << 20,
+        "the web edition is {size} bytes, above 3 MiB"
+    );
+    let stdout = run_the_page("web-browser", Some(&folder));
+    for wanted in [
+        "no tables panel, and no file opened",
+        "are the binary's (times, speeds, Hash and Threads maxima masked)",
+        "stop during go infinite answered in",
+        "nodes in both;",
+    ] {
+        assert!(stdout.contains(wanted), "no '{wanted}' in:\n{stdout}");
+    }
+    for variant in VARIANTS {
+        assert!(
+            stdout.contains(&format!("{variant}: a whole game in the page")),
+            "{stdout}"
+        );
+    }
+}
+
+/// Runs tests/browser/gui.js against `ternion gui`, or against the web edition in `web`;
+/// its output, once it has passed the checks of both.
+fn run_the_page(name: &str, web: Option<&Path>) -> String {
     let missing = missing_tools();
     assert!(
         missing.is_empty(),
         "the browser test needs {}",
         missing.join(", ")
     );
-    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gui-browser");
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     fs::create_dir_all(&work).unwrap();
     let (out_path, err_path) = (work.join("stdout.txt"), work.join("stderr.txt"));
-    let mut child = Command::new("node")
-        .arg(script_dir().join("gui.js"))
+    let mut node = Command::new("node");
+    node.arg(script_dir().join("gui.js"))
         .arg(env!("CARGO_BIN_EXE_ternion"))
         .arg(chromium().unwrap())
-        .arg(&work)
+        .arg(&work);
+    if let Some(folder) = web {
+        node.arg("--web").arg(folder);
+    }
+    let mut child = node
         .stdin(Stdio::null())
         .stdout(File::create(&out_path).unwrap())
         .stderr(File::create(&err_path).unwrap())
@@ -112,8 +164,5 @@ fn the_page_plays_every_variant_in_headless_chromium() {
         stdout.contains("every variant played, checked against the reference daemon"),
         "{stdout}"
     );
-    assert!(
-        stdout.contains("the tables' values shown as tables line gives them"),
-        "{stdout}"
-    );
+    stdout
 }
