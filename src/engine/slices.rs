@@ -67,7 +67,7 @@ pub(super) struct Slices<G: Playable> {
     options: RootOptions<G::Move>,
     flags: SearchFlags,
     last_resort: Option<G::Move>,
-    /// What the slices so far did; `None` before the first.
+    /// What the next slice goes on from; `None` before the first.
     earlier: Option<Earlier>,
     /// Whether the last slice pondered: a `ponderhit` since starts the clock.
     pondering: bool,
@@ -152,7 +152,6 @@ impl<G: Playable> Slices<G> {
                 let root = told.borrow().root.clone();
                 return Some(job.mover.choose(&root, request, &mut rng, &mut on_info));
             }
-            let started = earlier.map_or_else(Instant::now, |earlier| earlier.started);
             control.slice = Some(Slice {
                 until: Instant::now() + budget,
                 after: *earlier,
@@ -164,18 +163,8 @@ impl<G: Playable> Slices<G> {
             };
             let root = told.borrow().root.clone();
             let result = searcher.search_with(&root, &request, &mut on_info);
-            let before = *earlier;
-            let deeper = before.is_none_or(|before| result.depth > before.depth);
-            *earlier = Some(Earlier {
-                depth: before.map_or(0, |before| before.depth).max(result.depth),
-                score: match (deeper, before) {
-                    (false, Some(before)) => before.score,
-                    _ => result.score,
-                },
-                nodes: result.nodes,
-                started,
-            });
-            (!result.unfinished).then_some(result.pv)
+            *earlier = result.next_slice;
+            earlier.is_none().then_some(result.pv)
         }));
         match searched {
             Ok(None) => false,

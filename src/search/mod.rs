@@ -36,7 +36,7 @@ pub use self::limits::{Clock, Deadlines, Limits, MAX_PLY};
 pub use self::oracle::{Exact, ExactMove, Oracle};
 pub use self::report::{Info, SearchResult};
 pub use self::request::{
-    Control, Earlier, RootMove, RootOptions, RootReports, SearchRequest, Slice,
+    Control, Earlier, RootMove, RootOptions, RootReports, SearchRequest, Slice, Window,
 };
 pub use self::score::Score;
 pub use self::searchable::Searchable;

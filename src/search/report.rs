@@ -121,7 +121,7 @@ pub struct SearchResult<M> {
     pub depth: u32,
     pub nodes: u64,
     pub pv: Vec<M>,
-    /// The search ran in slices and this one ended before the search did: the next slice
-    /// goes on (see [`Slice`](super::Slice)). Always false outside slices.
-    pub unfinished: bool,
+    /// Where the search runs in slices and this one ended before the search did: what the
+    /// next slice goes on from (see [`Slice`](super::Slice)). Always `None` outside slices.
+    pub next_slice: Option<super::Earlier>,
 }

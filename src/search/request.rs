@@ -52,7 +52,8 @@ impl<'a, M> Control<'a, M> {
 /// is searched again by the next, from a table that holds most of it.
 #[derive(Clone, Copy, Debug)]
 pub struct Slice {
-    /// When this slice ends: the search returns as at a stop, marked unfinished.
+    /// When this slice ends: the search returns as at a stop, with what the next slice
+    /// goes on from (`SearchResult::next_slice`).
     pub until: Instant,
     /// What the earlier slices did; `None` in the first.
     pub after: Option<Earlier>,
@@ -69,6 +70,18 @@ pub struct Earlier {
     pub nodes: u64,
     /// When the first slice started: reports count the time from there.
     pub started: Instant,
+    /// The aspiration window the cut iteration was searching in, where it had one: the next
+    /// slice searches in it again rather than from the first window, whose failures it
+    /// would otherwise repeat.
+    pub window: Option<Window>,
+}
+
+/// An aspiration window of the root: its bounds (raw scores), and how far it widens next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    pub alpha: i32,
+    pub beta: i32,
+    pub delta: i32,
 }
 
 /// Where the root moves of a long search are reported.

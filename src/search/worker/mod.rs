@@ -22,7 +22,7 @@ use super::limits::{Deadlines, Limits, MAX_PLY};
 use super::oracle::Oracle;
 use super::ordering::MoveOrdering;
 use super::report::{Effort, Info, SearchResult};
-use super::request::{Control, RootMove, SearchRequest};
+use super::request::{Control, Earlier, RootMove, SearchRequest, Window};
 use super::score::{DECIDED, INFINITY, Score};
 use super::searchable::Searchable;
 use super::tt::TranspositionTable;
@@ -114,6 +114,10 @@ pub(super) struct Worker<G: Searchable> {
     slice_end: Option<Instant>,
     /// The slice ended before the search did (see [`Slice`](super::request::Slice)).
     cut: bool,
+    /// The aspiration window of the iteration the slice cut, if it was in one.
+    cut_window: Option<Window>,
+    /// The aspiration window the next iteration starts in, where a slice goes on from one.
+    resumed_window: Option<Window>,
     /// Root moves to leave out (the lines already found in this iteration, the moves not
     /// in `searchmoves`). When any are left out, the root's result is not stored.
     root_excluded: Vec<G::Move>,
@@ -160,6 +164,8 @@ impl<G: Searchable> Worker<G> {
             stopped: false,
             slice_end: None,
             cut: false,
+            cut_window: None,
+            resumed_window: None,
             root_excluded: Vec::with_capacity(256),
             root_side: Player::P1,
             root_draw: 0,
@@ -213,7 +219,7 @@ impl<G: Searchable> Worker<G> {
             depth: 0,
             nodes: 0,
             pv: root_moves.first().copied().into_iter().collect(),
-            unfinished: false,
+            next_slice: None,
         };
         if root_moves.len() <= 1 {
             // Game over, or one move to choose from: nothing to choose, only the score to tell.
@@ -261,7 +267,16 @@ impl<G: Searchable> Worker<G> {
                 break;
             }
         }
-        result.unfinished = self.cut;
+        if self.cut {
+            let before = earlier.filter(|earlier| earlier.depth >= result.depth);
+            result.next_slice = Some(Earlier {
+                depth: result.depth.max(before.map_or(0, |earlier| earlier.depth)),
+                score: before.map_or(result.score, |earlier| earlier.score),
+                nodes: self.total_nodes(),
+                started,
+                window: self.cut_window,
+            });
+        }
         if result.depth == 0 && earlier.is_none() {
             // The first iteration ran away and was stopped: the move that looks best one
             // ply ahead, rather than the first generated.
@@ -306,6 +321,8 @@ impl<G: Searchable> Worker<G> {
         self.stopped = false;
         self.slice_end = request.control.slice.map(|slice| slice.until);
         self.cut = false;
+        self.cut_window = None;
+        self.resumed_window = earlier.and_then(|earlier| earlier.window);
         self.seldepth = 0;
         if earlier.is_none() {
             self.ordering.new_search();
@@ -476,10 +493,20 @@ impl<G: Searchable> Worker<G> {
         if G::ASPIRATION_WINDOW == 0 || depth < ASPIRATION_MIN_DEPTH || previous.abs() >= DECIDED {
             return self.negamax(game, depth, -INFINITY, INFINITY, 0, control);
         }
-        let mut delta = G::ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = (previous - delta, previous + delta);
+        let Window {
+            mut alpha,
+            mut beta,
+            mut delta,
+        } = self.resumed_window.take().unwrap_or(Window {
+            alpha: previous - G::ASPIRATION_WINDOW,
+            beta: previous + G::ASPIRATION_WINDOW,
+            delta: G::ASPIRATION_WINDOW,
+        });
         loop {
             let score = self.negamax(game, depth, alpha, beta, 0, control);
+            if self.cut {
+                self.cut_window = Some(Window { alpha, beta, delta });
+            }
             if self.stopped || (score > alpha && score < beta) {
                 return score;
             }
