@@ -339,7 +339,7 @@ fn set_threads(target: Target<'_>, threads: u64) -> Result<Option<String>, Refus
 fn set_table_path(target: Target<'_>, path: &str) -> Result<Option<String>, Refusal> {
     if !target.caps.open_files {
         return Err(Refusal::bad_value(
-            "TablePath: this daemon opens no files (a page's engine: its tables are its server's)"
+            "TablePath: this daemon opens no files (a page's engine: any tables are its server's)"
                 .into(),
         ));
     }

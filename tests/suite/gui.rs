@@ -448,8 +448,8 @@ fn the_servers_tables_reach_every_page_and_no_page_sets_its_own() {
         let replies = until(&mut socket, "readyok");
         assert_eq!(
             replies[0],
-            "info string error bad-option-value: TablePath: this daemon's tables are the \
-             server's (ternion gui --tables)"
+            "info string error bad-option-value: TablePath: this daemon opens no files (a \
+             page's engine: any tables are its server's)"
         );
         // Refused, the tables stay.
         socket.send(Message::text("query tables")).unwrap();

@@ -252,8 +252,8 @@ fn a_page_of_the_board_cannot_choose_a_file() {
         assert_eq!(
             said,
             [
-                "info string error bad-option-value: EvalFile: this daemon plays the built-in \
-              networks (ternion gui)"
+                "info string error bad-option-value: EvalFile: this daemon opens no files (a \
+                 page's engine): it plays the built-in networks"
             ]
         );
         assert_eq!(harness.eval_tail(), built_in);
