@@ -74,6 +74,11 @@ pub struct Earlier {
     /// slice searches in it again rather than from the first window, whose failures it
     /// would otherwise repeat.
     pub window: Option<Window>,
+    /// The nodes the next slice searches at the least before its end counts: none after a
+    /// slice that got the search further (a root move searched to its end, an iteration
+    /// completed), else twice what that slice searched. However short the slices (a slow
+    /// machine's), the search goes on rather than searching the same nodes again and again.
+    pub least_nodes: u64,
 }
 
 /// An aspiration window of the root: its bounds (raw scores), and how far it widens next.

@@ -9,6 +9,7 @@
 //! reported totals count every thread.
 
 mod node;
+mod root_progress;
 mod settled;
 
 use std::sync::Arc;
@@ -112,12 +113,21 @@ pub(super) struct Worker<G: Searchable> {
     stopped: bool,
     /// When the slice this search runs in ends, if it runs in slices.
     slice_end: Option<Instant>,
+    /// The node count before which the slice's end does not count (see
+    /// [`Earlier::least_nodes`]), and the count the slice started at.
+    slice_floor: u64,
+    slice_start_nodes: u64,
+    /// Whether this slice got the search further: a root move searched to its end, or an
+    /// iteration completed.
+    slice_progressed: bool,
     /// The slice ended before the search did (see [`Slice`](super::request::Slice)).
     cut: bool,
     /// The aspiration window of the iteration the slice cut, if it was in one.
     cut_window: Option<Window>,
     /// The aspiration window the next iteration starts in, where a slice goes on from one.
     resumed_window: Option<Window>,
+    /// Where the root search a slice ended in stood, for the next slice.
+    root_progress: root_progress::RootProgress<G::Move>,
     /// Root moves to leave out (the lines already found in this iteration, the moves not
     /// in `searchmoves`). When any are left out, the root's result is not stored.
     root_excluded: Vec<G::Move>,
@@ -163,9 +173,13 @@ impl<G: Searchable> Worker<G> {
             first_iteration_nodes: FIRST_ITERATION_NODES,
             stopped: false,
             slice_end: None,
+            slice_floor: 0,
+            slice_start_nodes: 0,
+            slice_progressed: false,
             cut: false,
             cut_window: None,
             resumed_window: None,
+            root_progress: root_progress::RootProgress::new(),
             root_excluded: Vec::with_capacity(256),
             root_side: Player::P1,
             root_draw: 0,
@@ -262,6 +276,7 @@ impl<G: Searchable> Worker<G> {
             previous_score = Some(lines[0].0);
             let multipv = lines_wanted > 1;
             self.complete_iteration(depth, &lines, multipv, &mut result, started, on_info);
+            self.slice_progressed = true;
             self.poll_ponderhit(control);
             if self.stopped || self.enough_after(depth, &result, limits, control) {
                 break;
@@ -275,6 +290,10 @@ impl<G: Searchable> Worker<G> {
                 nodes: self.total_nodes(),
                 started,
                 window: self.cut_window,
+                least_nodes: match self.slice_progressed {
+                    true => 0,
+                    false => (2 * (self.nodes - self.slice_start_nodes)).max(POLL_INTERVAL),
+                },
             });
         }
         if result.depth == 0 && earlier.is_none() {
@@ -320,9 +339,13 @@ impl<G: Searchable> Worker<G> {
         self.interruptible = self.is_helper() || earlier.is_some();
         self.stopped = false;
         self.slice_end = request.control.slice.map(|slice| slice.until);
+        self.slice_start_nodes = self.nodes;
+        self.slice_floor = self.nodes + earlier.map_or(0, |earlier| earlier.least_nodes);
+        self.slice_progressed = false;
         self.cut = false;
         self.cut_window = None;
         self.resumed_window = earlier.and_then(|earlier| earlier.window);
+        self.resume_root(earlier.is_some() && request.options.multipv <= 1);
         self.seldepth = 0;
         if earlier.is_none() {
             self.ordering.new_search();
@@ -599,7 +622,10 @@ impl<G: Searchable> Worker<G> {
             self.poll_ponderhit(control);
             self.stopped |= control.stop.load(AtomicOrdering::Relaxed)
                 || self.hard_deadline.is_some_and(|d| Instant::now() >= d);
-            if !self.stopped && self.slice_end.is_some_and(|end| Instant::now() >= end) {
+            if !self.stopped
+                && self.nodes >= self.slice_floor
+                && self.slice_end.is_some_and(|end| Instant::now() >= end)
+            {
                 self.stopped = true;
                 self.cut = true;
             }

@@ -138,9 +138,13 @@ impl<G: Searchable> Worker<G> {
         } = node;
         let mut best_score = -INFINITY;
         let mut best_move = None;
+        let resumed = ply == 0 && self.root_start(&mut best_score, &mut best_move, &mut alpha);
         for index in 0..moves.len() {
             let mv = ordering::pick_next(moves, scores, index);
             if ply == 0 {
+                if resumed && self.root_progress.searched(mv) {
+                    continue;
+                }
                 self.report_root_move(control, depth, mv, index + 1);
             }
             let undo = game.make_move(mv);
@@ -158,6 +162,9 @@ impl<G: Searchable> Worker<G> {
                     alpha = score;
                     self.update_pv(ply, mv);
                 }
+            }
+            if ply == 0 {
+                self.root_searched(mv, best_score, best_move);
             }
             if alpha >= beta {
                 // Step 8. A cutoff: remember the quiet move that caused it.
