@@ -76,8 +76,9 @@ pub struct Earlier {
     pub window: Option<Window>,
     /// The nodes the next slice searches at the least before its end counts: none after a
     /// slice that got the search further (a root move searched to its end, an iteration
-    /// completed), else twice what that slice searched. However short the slices (a slow
-    /// machine's), the search goes on rather than searching the same nodes again and again.
+    /// completed), else twice what that slice searched, up to 65,536. However short the
+    /// slices (a slow machine's), the search goes on rather than searching the same nodes
+    /// again and again.
     pub least_nodes: u64,
 }
 

@@ -253,11 +253,14 @@ fn nodes_to_depth(variant: Variant, position: &str, depth: u32, sliced: bool) ->
 
 #[test]
 fn slices_go_on_where_the_last_one_stopped_rather_than_search_again() {
-    // Each slice searches about a thousand nodes: an iteration is cut hundreds of times, at
-    // the root and below it. Going on from the root moves searched, in the same window,
-    // the whole search costs about what it costs on a thread (1.46, 1.03, 1.06 and 1.03
-    // times the nodes here); searching each slice's iteration again from its first root
-    // move, Lielow's never reached its depth in a million slices.
+    // Each slice is given no time: it ends at its first look at the clock (about a thousand
+    // nodes), or, after a slice that got no further, once it has searched twice that
+    // slice's nodes, up to 65,536. An iteration is cut hundreds of times, at the root and
+    // below it. Going on from the root moves searched, in the same window, the search costs
+    // 2.04, 1.03, 1.06 and 1.03 times its nodes on a thread here; searching each slice's
+    // iteration again from its first root move, Lielow's never reached its depth in a
+    // million slices. (Without the cap of 65,536 Lielow's cost 1.46 times, but a slice of
+    // the web edition then ran to 164 ms, past what a `stop` may wait.)
     for (variant, position, depth) in [
         (Variant::Lielow, "position startpos moves d2d3 e7e6", 8),
         (Variant::Lielow9, "position startpos moves c1c2", 7),
@@ -268,7 +271,7 @@ fn slices_go_on_where_the_last_one_stopped_rather_than_search_again() {
         let in_slices = nodes_to_depth(variant, position, depth, true);
         let ratio = in_slices as f64 / on_a_thread as f64;
         assert!(
-            ratio < 1.6,
+            ratio < 2.5,
             "{variant}: {in_slices} nodes in slices, {on_a_thread} on a thread"
         );
     }

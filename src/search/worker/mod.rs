@@ -41,6 +41,11 @@ pub const POLL_INTERVAL: u64 = 1024;
 /// flag, the clock and a node limit hold again. Before it, the stop flag holds once the
 /// move has been answered for: see `Worker::answered_by`.
 pub const FIRST_ITERATION_NODES: u64 = 1 << 18;
+/// The most nodes a slice that got a search no further makes the next search before its
+/// end counts ([`Earlier::least_nodes`]): enough to go on from where a short slice stopped
+/// (a few milliseconds of work), little enough that a slice of the web edition (50 ms)
+/// still ends on time, so that a `stop` is answered within it.
+const MAX_LEAST_NODES: u64 = 1 << 16;
 /// The least depth whose root is searched in an aspiration window: shallower iterations
 /// cost too little to gain, and their scores swing most.
 const ASPIRATION_MIN_DEPTH: i32 = 5;
@@ -292,7 +297,8 @@ impl<G: Searchable> Worker<G> {
                 window: self.cut_window,
                 least_nodes: match self.slice_progressed {
                     true => 0,
-                    false => (2 * (self.nodes - self.slice_start_nodes)).max(POLL_INTERVAL),
+                    false => (2 * (self.nodes - self.slice_start_nodes))
+                        .clamp(POLL_INTERVAL, MAX_LEAST_NODES),
                 },
             });
         }
