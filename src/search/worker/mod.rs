@@ -9,8 +9,8 @@
 //! reported totals count every thread.
 
 mod node;
-mod root_progress;
 mod settled;
+mod slicing;
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering as AtomicOrdering;
@@ -23,7 +23,7 @@ use super::limits::{Deadlines, Limits, MAX_PLY};
 use super::oracle::Oracle;
 use super::ordering::MoveOrdering;
 use super::report::{Effort, Info, SearchResult};
-use super::request::{Control, Earlier, RootMove, SearchRequest, Window};
+use super::request::{Control, RootMove, SearchRequest, Window};
 use super::score::{DECIDED, INFINITY, Score};
 use super::searchable::Searchable;
 use super::tt::TranspositionTable;
@@ -41,11 +41,6 @@ pub const POLL_INTERVAL: u64 = 1024;
 /// flag, the clock and a node limit hold again. Before it, the stop flag holds once the
 /// move has been answered for: see `Worker::answered_by`.
 pub const FIRST_ITERATION_NODES: u64 = 1 << 18;
-/// The most nodes a slice that got a search no further makes the next search before its
-/// end counts ([`Earlier::least_nodes`]): enough to go on from where a short slice stopped
-/// (a few milliseconds of work), little enough that a slice of the web edition (50 ms)
-/// still ends on time, so that a `stop` is answered within it.
-const MAX_LEAST_NODES: u64 = 1 << 16;
 /// The least depth whose root is searched in an aspiration window: shallower iterations
 /// cost too little to gain, and their scores swing most.
 const ASPIRATION_MIN_DEPTH: i32 = 5;
@@ -116,23 +111,8 @@ pub(super) struct Worker<G: Searchable> {
     /// [`FIRST_ITERATION_NODES`], or a test's smaller budget.
     first_iteration_nodes: u64,
     stopped: bool,
-    /// When the slice this search runs in ends, if it runs in slices.
-    slice_end: Option<Instant>,
-    /// The node count before which the slice's end does not count (see
-    /// [`Earlier::least_nodes`]), and the count the slice started at.
-    slice_floor: u64,
-    slice_start_nodes: u64,
-    /// Whether this slice got the search further: a root move searched to its end, or an
-    /// iteration completed.
-    slice_progressed: bool,
-    /// The slice ended before the search did (see [`Slice`](super::request::Slice)).
-    cut: bool,
-    /// The aspiration window of the iteration the slice cut, if it was in one.
-    cut_window: Option<Window>,
-    /// The aspiration window the next iteration starts in, where a slice goes on from one.
-    resumed_window: Option<Window>,
-    /// Where the root search a slice ended in stood, for the next slice.
-    root_progress: root_progress::RootProgress<G::Move>,
+    /// The slice this search runs in, if it runs in slices, and where the last one ended.
+    slicing: slicing::Slicing<G::Move>,
     /// Root moves to leave out (the lines already found in this iteration, the moves not
     /// in `searchmoves`). When any are left out, the root's result is not stored.
     root_excluded: Vec<G::Move>,
@@ -177,14 +157,7 @@ impl<G: Searchable> Worker<G> {
             interruptible: false,
             first_iteration_nodes: FIRST_ITERATION_NODES,
             stopped: false,
-            slice_end: None,
-            slice_floor: 0,
-            slice_start_nodes: 0,
-            slice_progressed: false,
-            cut: false,
-            cut_window: None,
-            resumed_window: None,
-            root_progress: root_progress::RootProgress::new(),
+            slicing: slicing::Slicing::new(),
             root_excluded: Vec::with_capacity(256),
             root_side: Player::P1,
             root_draw: 0,
@@ -281,27 +254,13 @@ impl<G: Searchable> Worker<G> {
             previous_score = Some(lines[0].0);
             let multipv = lines_wanted > 1;
             self.complete_iteration(depth, &lines, multipv, &mut result, started, on_info);
-            self.slice_progressed = true;
+            self.slicing.progressed = true;
             self.poll_ponderhit(control);
             if self.stopped || self.enough_after(depth, &result, limits, control) {
                 break;
             }
         }
-        if self.cut {
-            let before = earlier.filter(|earlier| earlier.depth >= result.depth);
-            result.next_slice = Some(Earlier {
-                depth: result.depth.max(before.map_or(0, |earlier| earlier.depth)),
-                score: before.map_or(result.score, |earlier| earlier.score),
-                nodes: self.total_nodes(),
-                started,
-                window: self.cut_window,
-                least_nodes: match self.slice_progressed {
-                    true => 0,
-                    false => (2 * (self.nodes - self.slice_start_nodes))
-                        .clamp(POLL_INTERVAL, MAX_LEAST_NODES),
-                },
-            });
-        }
+        result.next_slice = self.next_slice(earlier, &result, started);
         if result.depth == 0 && earlier.is_none() {
             // The first iteration ran away and was stopped: the move that looks best one
             // ply ahead, rather than the first generated.
@@ -344,14 +303,7 @@ impl<G: Searchable> Worker<G> {
         // for it. A later slice is past its first iteration.
         self.interruptible = self.is_helper() || earlier.is_some();
         self.stopped = false;
-        self.slice_end = request.control.slice.map(|slice| slice.until);
-        self.slice_start_nodes = self.nodes;
-        self.slice_floor = self.nodes + earlier.map_or(0, |earlier| earlier.least_nodes);
-        self.slice_progressed = false;
-        self.cut = false;
-        self.cut_window = None;
-        self.resumed_window = earlier.and_then(|earlier| earlier.window);
-        self.resume_root(earlier.is_some() && request.options.multipv <= 1);
+        self.begin_slice(request);
         self.seldepth = 0;
         if earlier.is_none() {
             self.ordering.new_search();
@@ -526,15 +478,15 @@ impl<G: Searchable> Worker<G> {
             mut alpha,
             mut beta,
             mut delta,
-        } = self.resumed_window.take().unwrap_or(Window {
+        } = self.slicing.resumed_window.take().unwrap_or(Window {
             alpha: previous - G::ASPIRATION_WINDOW,
             beta: previous + G::ASPIRATION_WINDOW,
             delta: G::ASPIRATION_WINDOW,
         });
         loop {
             let score = self.negamax(game, depth, alpha, beta, 0, control);
-            if self.cut {
-                self.cut_window = Some(Window { alpha, beta, delta });
+            if self.slicing.cut {
+                self.slicing.cut_window = Some(Window { alpha, beta, delta });
             }
             if self.stopped || (score > alpha && score < beta) {
                 return score;
@@ -628,12 +580,9 @@ impl<G: Searchable> Worker<G> {
             self.poll_ponderhit(control);
             self.stopped |= control.stop.load(AtomicOrdering::Relaxed)
                 || self.hard_deadline.is_some_and(|d| Instant::now() >= d);
-            if !self.stopped
-                && self.nodes >= self.slice_floor
-                && self.slice_end.is_some_and(|end| Instant::now() >= end)
-            {
+            if !self.stopped && self.slice_over() {
                 self.stopped = true;
-                self.cut = true;
+                self.slicing.cut = true;
             }
         }
     }

@@ -142,7 +142,7 @@ impl<G: Searchable> Worker<G> {
         for index in 0..moves.len() {
             let mv = ordering::pick_next(moves, scores, index);
             if ply == 0 {
-                if resumed && self.root_progress.searched(mv) {
+                if resumed && self.slicing.root.searched(mv) {
                     continue;
                 }
                 self.report_root_move(control, depth, mv, index + 1);
