@@ -179,12 +179,7 @@ async function checkTables(page) {
   const best = line.find((l) => l.startsWith('line ')).split(' ')[1];
   check(shown.moves[0].startsWith(best + ' '), `the first move shown is the line's: ${best}`);
   // A page cannot set TablePath: its daemon's tables are the server's.
-  const refused = await page.evaluate(async () => {
-    $("error").textContent = "";
-    send("setoption name TablePath value /etc");
-    await query("fen");
-    return $("error").textContent;
-  });
+  const refused = await web.optionRefusal(page, 'setoption name TablePath value /etc');
   check(refused.includes("opens no files"), `TablePath refused: ${refused}`);
   // Played from the tables, the engine's move is the tables' first.
   await page.check('#table-play');

@@ -173,6 +173,17 @@ async function benchAgainstNative(page, binary) {
     + `${(webNps / nps).toFixed(2)} of native speed`);
 }
 
+// The error the page shows after sending `line` (an option it may not set), once the
+// daemon has answered what came after it.
+function optionRefusal(page, line) {
+  return page.evaluate(async (line) => {
+    $("error").textContent = "";
+    send(line);
+    await query("fen");
+    return $("error").textContent;
+  }, line);
+}
+
 // What the page shows in place of the exact tables, which the web edition has not.
 async function noTables(page) {
   await page.selectOption('#engine-side', 'none');
@@ -181,14 +192,9 @@ async function noTables(page) {
   await page.click('#load');
   await page.waitForFunction(() => !game.thinking);
   check(await page.isHidden('#tables-panel'), 'no tables panel in the web edition');
-  const refused = await page.evaluate(async () => {
-    $("error").textContent = "";
-    send("setoption name EvalFile value /etc/passwd");
-    await query("fen");
-    return $("error").textContent;
-  });
+  const refused = await optionRefusal(page, 'setoption name EvalFile value /etc/passwd');
   check(refused.includes('opens no files'), `EvalFile refused: ${refused}`);
   console.log('no tables panel, and no file opened: ' + refused);
 }
 
-module.exports = { serveStatic, wholeGames, sessionAgainstNative, stopLatency, benchAgainstNative, noTables };
+module.exports = { optionRefusal, serveStatic, wholeGames, sessionAgainstNative, stopLatency, benchAgainstNative, noTables };

@@ -44,6 +44,14 @@ fn step_to_the_end(daemon: &mut Daemon, budget: Duration) -> usize {
     steps
 }
 
+/// The nodes of the last `info depth` line of `lines`.
+fn last_nodes(lines: &[String]) -> u64 {
+    let last = (lines.iter().rev())
+        .find(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("no info line in {lines:?}"));
+    figure(last, "nodes")
+}
+
 /// The value after `word` in `line`.
 fn figure(line: &str, word: &str) -> u64 {
     let mut words = line.split(' ');
@@ -120,12 +128,7 @@ fn a_node_limit_counts_every_slice() {
     daemon.handle("go nodes 40000");
     step_to_the_end(&mut daemon, Duration::ZERO);
     let lines = take(&output);
-    let last_info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
-    let nodes = figure(last_info, "nodes");
+    let nodes = last_nodes(&lines);
     let poll = ternion::search::POLL_INTERVAL;
     assert!(
         (40_000..=40_000 + poll).contains(&nodes),
@@ -242,13 +245,7 @@ fn nodes_to_depth(variant: Variant, position: &str, depth: u32, sliced: bool) ->
     } else {
         daemon.wait_idle();
     }
-    let lines = take(&output);
-    let last = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
-    figure(last, "nodes")
+    last_nodes(&take(&output))
 }
 
 #[test]
