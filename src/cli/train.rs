@@ -74,6 +74,12 @@ pub struct TrainArgs {
     /// Lielow, trains on both by default).
     #[arg(long)]
     no_mirror: bool,
+    /// Keep the training's state in FILE after every epoch, and go on from it if it is
+    /// there: a training stopped at any moment, run again with the same settings and data,
+    /// ends with the network it would have made unstopped. More --epochs than the
+    /// checkpoint's train it further.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
     /// Threads to train on (the network does not depend on it); all cores by default.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
@@ -86,6 +92,29 @@ fn parse_scale(text: &str) -> Result<f64, String> {
             "the scale is from 10 to 10000 centipawns, not '{text}'"
         )),
     }
+}
+
+/// Refuses a checkpoint that could not be written after the first epoch: the network's
+/// own path, a data file, something other than a file, or in no folder.
+fn check_checkpoint(checkpoint: &Path, out: &Path, inputs: &[&Path]) -> Result<(), String> {
+    let refused = |why: String| {
+        format!(
+            "cannot keep a checkpoint at {}: {why}",
+            checkpoint.display()
+        )
+    };
+    if checkpoint == out || output::same_file(checkpoint, out) {
+        return Err(refused("it is the network's file".into()));
+    }
+    output::target(checkpoint, inputs).map_err(|e| refused(e.to_string()))?;
+    let folder = match checkpoint.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(refused(format!("{} is not a folder", folder.display())));
+    }
+    Ok(())
 }
 
 /// Runs the command; `Err` carries the one-line message for stderr.
@@ -110,6 +139,9 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let inputs: Vec<&Path> = args.data.iter().map(PathBuf::as_path).collect();
     let out = output::Whole::prepare(&args.out, &inputs)
         .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    if let Some(checkpoint) = &args.checkpoint {
+        check_checkpoint(checkpoint, &args.out, &inputs)?;
+    }
     let mut config = TrainConfig::new(variant);
     config.hidden = args.hidden as usize;
     config.layer2 = args.layer2 as usize;
@@ -125,6 +157,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     config.seed = args.seed;
     config.on_terms = args.on_terms;
     config.mirror = !args.no_mirror;
+    config.checkpoint = args.checkpoint.clone();
     if let Some(threads) = args.threads {
         config.threads = threads as usize;
     }

@@ -482,3 +482,101 @@ fn mirrored_training_differs_from_plain_training_and_still_learns() {
     assert!(best(&mirrored) < mirrored.start_loss);
     assert!(best(&plain) < plain.start_loss);
 }
+
+/// A fresh path for a checkpoint of this test process (none there yet).
+fn checkpoint_path(name: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("ternion-{name}-{}.ckpt", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+#[test]
+fn a_training_stopped_between_epochs_goes_on_to_the_network_it_would_have_made() {
+    let data = lielow_data();
+    let sources = [("data", data.as_str())];
+    let mut config = tiny_config(2);
+    config.epochs = 5;
+    let unstopped = train(&config, &sources, &mut |_| {}).expect("training runs");
+
+    // Stopped after epoch 2 (its checkpoint is all that is left of it), then run again.
+    let path = checkpoint_path("resume");
+    config.checkpoint = Some(path.clone());
+    config.epochs = 2;
+    let first = train(&config, &sources, &mut |_| {}).expect("training runs");
+    assert_eq!(first.epochs.len(), 2);
+    config.epochs = 5;
+    let mut lines = Vec::new();
+    let resumed = train(&config, &sources, &mut |line| lines.push(line)).expect("it goes on");
+    assert!(
+        lines.iter().any(|l| l.ends_with("after epoch 2")),
+        "it says where it goes on from: {lines:?}"
+    );
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("epoch ")).count(),
+        3,
+        "three epochs left to train: {lines:?}"
+    );
+    assert_eq!(resumed.network, unstopped.network);
+    assert_eq!(resumed.params, unstopped.params);
+    assert_eq!(resumed.best, unstopped.best);
+    assert_eq!(resumed.start_loss, unstopped.start_loss);
+    let losses = |report: &ternion::tune::train::TrainReport| -> Vec<(u32, f64, f64)> {
+        let epochs = report.epochs.iter();
+        epochs
+            .map(|e| (e.number, e.training_loss, e.validation_loss))
+            .collect()
+    };
+    assert_eq!(losses(&resumed), losses(&unstopped));
+
+    // A finished training run again trains nothing and gives its network again.
+    let mut lines = 0;
+    let again = train(&config, &sources, &mut |_| lines += 1).expect("nothing to train");
+    assert_eq!(again.network, unstopped.network);
+    assert_eq!(
+        lines, 3,
+        "the data, where it goes on from, the start; no epoch"
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_checkpoint_of_another_training_or_damaged_is_refused_and_left_alone() {
+    let data = lielow_data();
+    let sources = [("data", data.as_str())];
+    let path = checkpoint_path("refused");
+    let mut config = tiny_config(2);
+    config.epochs = 1;
+    config.checkpoint = Some(path.clone());
+    train(&config, &sources, &mut |_| {}).expect("training runs");
+    let saved = std::fs::read(&path).expect("the checkpoint is written");
+
+    let refusal = |config: &TrainConfig, sources: &[(&str, &str)]| {
+        let error = train(config, sources, &mut |_| {}).expect_err("refused");
+        assert_eq!(std::fs::read(&path).expect("still there"), saved, "{error}");
+        error
+    };
+    let mut wider = config.clone();
+    wider.hidden = 32;
+    let error = refusal(&wider, &sources);
+    assert!(error.contains("(hidden=16, here hidden=32)"), "{error}");
+    let mut reseeded = config.clone();
+    reseeded.seed = 9;
+    assert!(refusal(&reseeded, &sources).contains("(seed=5, here seed=9)"));
+    // The same settings, a line less of data.
+    let fewer = data.split_once('\n').expect("many lines").1;
+    let error = refusal(&config, &[("data", fewer)]);
+    assert!(error.contains("trained on other data"), "{error}");
+    // A bit flipped anywhere.
+    let mut damaged = saved.clone();
+    damaged[saved.len() / 2] ^= 4;
+    std::fs::write(&path, &damaged).expect("written");
+    let error = train(&config, &sources, &mut |_| {}).expect_err("damaged");
+    assert!(error.contains("it is damaged"), "{error}");
+    std::fs::write(&path, b"TNTRCK01 and then nothing").expect("written");
+    let error = train(&config, &sources, &mut |_| {}).expect_err("cut short");
+    assert!(
+        error.starts_with("cannot go on from the checkpoint"),
+        "{error}"
+    );
+    let _ = std::fs::remove_file(&path);
+}

@@ -13,12 +13,15 @@
 //! order of the positions) is drawn from the seed, and the chunks make the sum independent
 //! of the threads: the same data, settings and seed give the same network, byte for byte.
 
+pub mod checkpoint;
 pub mod model;
 pub mod samples;
 
 use crate::core::clock::Instant;
+use std::path::PathBuf;
 use std::thread;
 
+use self::checkpoint::Checkpoint;
 use self::model::{Adam, Params, Scratch, Shape, loss, output_factor};
 use self::samples::{DataReader, Mirror, Samples, TrainingData};
 use crate::eval::network::{
@@ -31,6 +34,9 @@ pub const MAX_LAYER2: usize = 128;
 
 /// A batch's gradient is summed in this many chunks, whatever the number of threads.
 const CHUNKS: usize = 16;
+
+/// The largest checkpoint read: four copies of the largest model's weights, and room.
+const MAX_CHECKPOINT_BYTES: u64 = 1 << 30;
 
 /// How to train.
 #[derive(Clone, Debug)]
@@ -68,6 +74,9 @@ pub struct TrainConfig {
     /// In a game that mirrors ([`crate::rules::Rules::mirrored`]), every training
     /// position also trains as its mirror (the held-out ones are measured as they are).
     pub mirror: bool,
+    /// A file the training's state is kept in after every epoch, and that a training
+    /// with the same settings and data goes on from ([`checkpoint`]).
+    pub checkpoint: Option<PathBuf>,
 }
 
 impl TrainConfig {
@@ -90,6 +99,7 @@ impl TrainConfig {
             hold_out_block: samples::HOLD_OUT_BLOCK,
             threads: thread::available_parallelism().map_or(1, |n| n.get()),
             mirror: true,
+            checkpoint: None,
         }
     }
 }
@@ -188,7 +198,6 @@ fn train_game<G: Playable>(
 ) -> Result<TrainReport, String> {
     // With no scores, the output is read through a default scale.
     let factor = output_factor(data.scale.unwrap_or(samples::DEFAULT_SCALE));
-    let mut rng = fastrand::Rng::with_seed(config.seed);
     let shape = Shape {
         inputs: G::INPUTS,
         hidden: config.hidden,
@@ -199,16 +208,31 @@ fn train_game<G: Playable>(
         },
         activation: config.activation,
     };
-    let mut params = Params::random(shape, &mut rng);
-    let mut adam = Adam::new(&params);
     let threads = config.threads.clamp(1, CHUNKS);
-    let mut chunks: Vec<Params> = (0..CHUNKS).map(|_| Params::zeros(shape)).collect();
-    let mut gradient = Params::zeros(shape);
-    let start_loss = mean_loss(&params, &data.validation, factor, threads);
-    let copies = 1 + usize::from(mirror.is_some());
+    // Only a training that keeps a checkpoint reads its data's digest (a few seconds).
+    let digest = (config.checkpoint.as_ref())
+        .map(|_| checkpoint::data_digest(&[&data.training, &data.validation]));
+    let mut state = match resume(config, shape, digest.as_ref())? {
+        Some(state) => {
+            progress(format!(
+                "going on from {} after epoch {}",
+                config.checkpoint.as_ref().expect("a checkpoint").display(),
+                state.epochs.len()
+            ));
+            state
+        }
+        None => start(
+            config,
+            shape,
+            &data,
+            factor,
+            threads,
+            digest.unwrap_or_default(),
+        ),
+    };
     progress(format!(
         "{} positions to train on{}, {} held out; scale K = {}; validation loss \
-         {start_loss:.6} at the start, {:.6} by the hand-written evaluation",
+         {:.6} at the start, {:.6} by the hand-written evaluation",
         data.training.len(),
         match mirror {
             Some(_) => " (and their mirrors)",
@@ -217,21 +241,28 @@ fn train_game<G: Playable>(
         data.validation.len(),
         data.scale
             .map_or("none (results alone)".into(), |k| format!("{k:.1}")),
+        state.start_loss,
         data.terms_loss,
     ));
 
-    let mut order: Vec<usize> = (0..copies * data.training.len()).collect();
-    let mut best = (f64::INFINITY, params.clone(), 0);
-    let mut epochs = Vec::new();
-    let mut rate = config.rate;
-    for number in 1..=config.epochs {
+    let mut chunks: Vec<Params> = (0..CHUNKS).map(|_| Params::zeros(shape)).collect();
+    let mut gradient = Params::zeros(shape);
+    let copies = 1 + usize::from(mirror.is_some());
+    let mut order: Vec<usize> = Vec::with_capacity(copies * data.training.len());
+    for number in state.epochs.len() as u32 + 1..=config.epochs {
         let started = Instant::now();
+        // Each epoch's order comes from the generator's state alone, so that a training
+        // that goes on from a checkpoint takes the order it would have taken unstopped.
+        order.clear();
+        order.extend(0..copies * data.training.len());
+        let mut rng = fastrand::Rng::with_seed(state.random);
         rng.shuffle(&mut order);
+        state.random = rng.get_seed();
         let mut total_loss = 0.0;
         for batch in order.chunks(config.batch) {
             let gradient = &mut gradient;
             total_loss += mean_gradient(
-                &params,
+                &state.params,
                 (&data.training, mirror),
                 batch,
                 factor,
@@ -239,37 +270,87 @@ fn train_game<G: Playable>(
                 threads,
                 gradient,
             );
-            adam.step(&mut params, gradient, rate);
+            state.adam.step(&mut state.params, gradient, state.rate);
         }
-        rate *= config.decay;
+        state.rate *= config.decay;
         let seconds = started.elapsed().as_secs_f64();
         let epoch = Epoch {
             number,
             training_loss: total_loss / order.len() as f64,
-            validation_loss: mean_loss(&params, &data.validation, factor, threads),
+            validation_loss: mean_loss(&state.params, &data.validation, factor, threads),
             positions_per_second: order.len() as f64 / seconds.max(1e-9),
         };
         progress(format!(
             "epoch {number}/{}: {:.0} positions/s, training loss {:.6}, validation loss {:.6}",
             config.epochs, epoch.positions_per_second, epoch.training_loss, epoch.validation_loss
         ));
-        if epoch.validation_loss < best.0 {
-            best = (epoch.validation_loss, params.clone(), number);
+        if epoch.validation_loss < state.best.0 {
+            state.best = (epoch.validation_loss, state.params.clone(), number);
         }
-        epochs.push(epoch);
+        state.epochs.push(epoch);
+        if let Some(path) = &config.checkpoint {
+            crate::core::output::write_whole(path, &state.to_bytes())
+                .map_err(|e| format!("cannot write the checkpoint {}: {e}", path.display()))?;
+        }
     }
-    let params = best.1;
+    let (_, params, best) = state.best;
     Ok(TrainReport {
         network: params.quantise().with_terms(config.on_terms),
         params,
         training: data.training.len(),
         validation: data.validation.len(),
         scale: data.scale,
-        start_loss,
+        start_loss: state.start_loss,
         terms_loss: data.terms_loss,
-        epochs,
-        best: best.2,
+        epochs: state.epochs,
+        best,
     })
+}
+
+/// A training's state before its first epoch: the starting weights drawn from the seed.
+fn start(
+    config: &TrainConfig,
+    shape: Shape,
+    data: &TrainingData,
+    factor: f32,
+    threads: usize,
+    digest: [u8; 32],
+) -> Checkpoint {
+    let mut rng = fastrand::Rng::with_seed(config.seed);
+    let params = Params::random(shape, &mut rng);
+    Checkpoint {
+        settings: checkpoint::settings(config),
+        data: digest,
+        rate: config.rate,
+        random: rng.get_seed(),
+        start_loss: mean_loss(&params, &data.validation, factor, threads),
+        adam: Adam::new(&params),
+        best: (f64::INFINITY, params.clone(), 0),
+        params,
+        epochs: Vec::new(),
+    }
+}
+
+/// The state in `config`'s checkpoint file, if it has one and the file is there; `Err` if
+/// the file is there but of another training, or cannot be read.
+fn resume(
+    config: &TrainConfig,
+    shape: Shape,
+    digest: Option<&[u8; 32]>,
+) -> Result<Option<Checkpoint>, String> {
+    let (Some(path), Some(digest)) = (&config.checkpoint, digest) else {
+        return Ok(None);
+    };
+    if !path.exists() {
+        return Ok(None);
+    }
+    let refused =
+        |why: String| format!("cannot go on from the checkpoint {}: {why}", path.display());
+    let bytes = crate::core::files::read_regular(path, MAX_CHECKPOINT_BYTES).map_err(refused)?;
+    let settings = checkpoint::settings(config);
+    Checkpoint::from_bytes(&bytes, shape, &settings, digest)
+        .map(Some)
+        .map_err(refused)
 }
 
 /// Refuses a network `G` cannot have, or a training that cannot run, in one line.

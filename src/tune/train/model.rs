@@ -147,6 +147,25 @@ impl Params {
             .chain(self.output_bias.iter())
     }
 
+    /// Every parameter, in Adam's order (a checkpoint's view).
+    pub fn to_vec(&self) -> Vec<f32> {
+        self.values().copied().collect()
+    }
+
+    /// The parameters of `shape` from [`Params::to_vec`]'s values; `None` if they are not
+    /// as many as the shape has.
+    pub fn from_vec(shape: Shape, values: Vec<f32>) -> Option<Params> {
+        let mut params = Params::zeros(shape);
+        if values.len() != params.count() {
+            return None;
+        }
+        params
+            .values_mut()
+            .zip(values)
+            .for_each(|(to, from)| *to = from);
+        Some(params)
+    }
+
     pub fn count(&self) -> usize {
         self.input_weights.len()
             + self.input_bias.len()
@@ -388,6 +407,7 @@ pub fn output_factor(scale: f64) -> f32 {
 }
 
 /// Adam's moments, one pair a parameter.
+#[derive(Clone, Debug)]
 pub struct Adam {
     first: Vec<f32>,
     second: Vec<f32>,
@@ -405,6 +425,32 @@ impl Adam {
             second: vec![0.0; params.count()],
             steps: 0,
         }
+    }
+
+    /// Adam's moments for a model of `shape` after `steps` steps, as
+    /// [`Adam::moments`] gave them; `None` if they are not of that shape.
+    pub fn from_moments(
+        first: Vec<f32>,
+        second: Vec<f32>,
+        steps: i32,
+        shape: Shape,
+    ) -> Option<Adam> {
+        let count = Params::zeros(shape).count();
+        (first.len() == count && second.len() == count && steps >= 0).then_some(Adam {
+            first,
+            second,
+            steps,
+        })
+    }
+
+    /// The first and second moments, in [`Params::to_vec`]'s order.
+    pub fn moments(&self) -> (&[f32], &[f32]) {
+        (&self.first, &self.second)
+    }
+
+    /// The steps taken.
+    pub fn steps(&self) -> i32 {
+        self.steps
     }
 
     /// One step of `rate` against `gradient`, then the weights are clipped.

@@ -83,6 +83,36 @@ impl Samples {
             + self.buckets.capacity()
     }
 
+    /// Feeds the set's positions, in order, to `hasher` (a checkpoint's digest of its data).
+    pub fn digest_into(&self, hasher: &mut sha2::Sha256) {
+        use sha2::Digest;
+        const BLOCK: usize = 1 << 16;
+        // In blocks: a call a value would cost more than the hashing.
+        let mut block = Vec::with_capacity(BLOCK + 8);
+        let mut put = |bytes: &[u8], hasher: &mut sha2::Sha256| {
+            block.extend_from_slice(bytes);
+            if block.len() >= BLOCK {
+                hasher.update(&block);
+                block.clear();
+            }
+        };
+        put(&(self.len() as u64).to_le_bytes(), hasher);
+        self.inputs
+            .iter()
+            .for_each(|v| put(&v.to_le_bytes(), hasher));
+        self.starts
+            .iter()
+            .for_each(|v| put(&v.to_le_bytes(), hasher));
+        self.targets
+            .iter()
+            .for_each(|v| put(&v.to_le_bytes(), hasher));
+        self.offsets
+            .iter()
+            .for_each(|v| put(&v.to_le_bytes(), hasher));
+        put(&self.buckets, hasher);
+        hasher.update(&block);
+    }
+
     /// Position `k`.
     #[inline]
     pub fn get(&self, k: usize) -> Sample<'_> {
