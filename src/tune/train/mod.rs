@@ -23,7 +23,7 @@ use std::thread;
 
 use self::checkpoint::Checkpoint;
 use self::model::{Adam, Params, Scratch, Shape, loss, output_factor};
-use self::samples::{DataReader, Mirror, Samples, TrainingData};
+use self::samples::{DataReader, Mirror, Sample, Samples, TrainingData};
 use crate::eval::network::{
     Activation, HIDDEN_MULTIPLE, MAX_HIDDEN, MAX_HIDDEN_BELOW_LAYER2, Network,
 };
@@ -428,30 +428,13 @@ fn batch_gradient(
             .map(|jobs| {
                 scope.spawn(move || {
                     let mut scratch = Scratch::new(params.hidden, params.layer2);
-                    let mut losses = Vec::with_capacity(jobs.len());
-                    let (mut own_mirrored, mut other_mirrored) = (Vec::new(), Vec::new());
-                    for (positions, gradient) in jobs.iter_mut() {
-                        gradient.clear();
-                        let mut sum = 0.0f64;
-                        for &index in positions.iter() {
-                            let sample = samples.get(index % samples.len());
-                            let bucket = params.bucket(sample.bucket);
-                            let (own, other) = match mirror {
-                                Some(mirror) if index >= samples.len() => {
-                                    mirror.apply(&sample, &mut own_mirrored, &mut other_mirrored);
-                                    (&own_mirrored[..], &other_mirrored[..])
-                                }
-                                _ => (sample.own, sample.other),
-                            };
-                            let output =
-                                params.forward(own, other, bucket, &mut scratch) + sample.offset;
-                            let (l, slope) = loss(output, sample.target, factor);
-                            sum += f64::from(l);
-                            params.backward((own, other, bucket), slope, &scratch, gradient);
-                        }
-                        losses.push(sum);
-                    }
-                    losses
+                    let mut gathered = Vec::new();
+                    (jobs.iter_mut())
+                        .map(|(positions, gradient)| {
+                            let work = (*positions, &mut gathered, &mut scratch);
+                            chunk_gradient(params, (samples, mirror), work, factor, gradient)
+                        })
+                        .collect::<Vec<f64>>()
                 })
             })
             .collect();
@@ -461,6 +444,47 @@ fn batch_gradient(
     });
     // Added in chunk order: the same sum whatever the threads.
     losses.iter().sum()
+}
+
+/// Writes into `gradient` the loss's gradient summed over `positions` (see
+/// [`batch_gradient`]), with `gathered` and `scratch` as room; returns the summed loss.
+fn chunk_gradient<'a>(
+    params: &Params,
+    (samples, mirror): (&'a Samples, Option<&Mirror>),
+    (positions, gathered, scratch): (&[usize], &mut Vec<(Sample<'a>, bool)>, &mut Scratch),
+    factor: f32,
+    gradient: &mut Params,
+) -> f64 {
+    gradient.clear();
+    // The positions lie anywhere in gigabytes of data: gathered first, in a loop whose
+    // loads do not wait on each other, so that their trips to memory overlap (each takes
+    // its inputs' first value, to bring their line in too).
+    gathered.clear();
+    let mut first_inputs = 0u16;
+    gathered.extend(positions.iter().map(|&index| {
+        let sample = samples.get(index % samples.len());
+        first_inputs ^= sample.own.first().copied().unwrap_or(0);
+        first_inputs ^= sample.other.first().copied().unwrap_or(0);
+        (sample, mirror.is_some() && index >= samples.len())
+    }));
+    std::hint::black_box(first_inputs);
+    let (mut own_mirrored, mut other_mirrored) = (Vec::new(), Vec::new());
+    let mut sum = 0.0f64;
+    for (sample, mirrored) in gathered.iter() {
+        let bucket = params.bucket(sample.bucket);
+        let (own, other) = match mirror {
+            Some(mirror) if *mirrored => {
+                mirror.apply(sample, &mut own_mirrored, &mut other_mirrored);
+                (&own_mirrored[..], &other_mirrored[..])
+            }
+            _ => (sample.own, sample.other),
+        };
+        let output = params.forward(own, other, bucket, scratch) + sample.offset;
+        let (l, slope) = loss(output, sample.target, factor);
+        sum += f64::from(l);
+        params.backward((own, other, bucket), slope, scratch, gradient);
+    }
+    sum
 }
 
 /// The mean loss of `params` over `samples`.

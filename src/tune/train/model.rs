@@ -14,7 +14,7 @@
 /// inputs on: a sum of 63 inputs of this size and a bias stays under 128 (times `QA`). The
 /// network's file refuses weights beyond it.
 pub use crate::eval::network::WEIGHT_CLIP;
-use crate::eval::network::{Activation, Layer2, MAX_HIDDEN, Network, Q2, QA, QB, SCALE};
+use crate::eval::network::{Activation, Layer2, Network, Q2, QA, QB, SCALE};
 
 /// The model's parameters, or a gradient of them (the same shape).
 #[derive(Clone, Debug, PartialEq)]
@@ -175,20 +175,51 @@ impl Params {
             + self.output_bias.len()
     }
 
+    /// Every layer's weights and biases, in [`Params::values`]' order: one slice each, so
+    /// that the loops over all of them run over plain slices (the compiler vectorises those,
+    /// not a chain of iterators).
+    fn fields(&self) -> [&[f32]; 6] {
+        [
+            &self.input_weights,
+            &self.input_bias,
+            &self.layer2_weights,
+            &self.layer2_bias,
+            &self.output_weights,
+            &self.output_bias,
+        ]
+    }
+
+    fn fields_mut(&mut self) -> [&mut [f32]; 6] {
+        [
+            &mut self.input_weights,
+            &mut self.input_bias,
+            &mut self.layer2_weights,
+            &mut self.layer2_bias,
+            &mut self.output_weights,
+            &mut self.output_bias,
+        ]
+    }
+
     /// Sets every value to 0.
     pub fn clear(&mut self) {
-        self.values_mut().for_each(|v| *v = 0.0);
+        self.fields_mut()
+            .into_iter()
+            .for_each(|field| field.fill(0.0));
     }
 
     /// Multiplies every weight and bias, of every layer, by `factor`.
     pub fn scale(&mut self, factor: f32) {
-        self.values_mut().for_each(|v| *v *= factor);
+        for field in self.fields_mut() {
+            field.iter_mut().for_each(|v| *v *= factor);
+        }
     }
 
     /// Adds `other` (of the same shape) to this.
     pub fn add(&mut self, other: &Params) {
-        for (mine, theirs) in self.values_mut().zip(other.values()) {
-            *mine += theirs;
+        for (mine, theirs) in self.fields_mut().into_iter().zip(other.fields()) {
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
         }
     }
 
@@ -238,7 +269,7 @@ impl Params {
         &self,
         (own, other, bucket): (&[u16], &[u16], usize),
         slope: f32,
-        scratch: &Scratch,
+        scratch: &mut Scratch,
         gradient: &mut Params,
     ) {
         let h = self.hidden;
@@ -246,15 +277,20 @@ impl Params {
         let outputs = self.outputs_of(bucket);
         let output_weights = &self.output_weights[outputs.clone()];
         let output_slopes = &mut gradient.output_weights[outputs];
-        // The output's slope by each activation of the accumulators.
-        let mut activation_slopes = [0.0f32; 2 * MAX_HIDDEN];
+        // The output's slope by each activation of the accumulators, then by each unit.
+        let Scratch {
+            accumulators,
+            layer2,
+            slopes,
+        } = scratch;
         if self.layer2 == 0 {
-            for (j, &value) in scratch.accumulators.iter().enumerate() {
+            for ((j, &value), unit) in accumulators.iter().enumerate().zip(slopes.iter_mut()) {
                 output_slopes[j] += slope * self.activation.of(value);
-                activation_slopes[j] = slope * output_weights[j];
+                *unit = slope * output_weights[j];
             }
         } else {
-            for (k, &sum) in scratch.layer2.iter().enumerate() {
+            slopes.fill(0.0);
+            for (k, &sum) in layer2.iter().enumerate() {
                 output_slopes[k] += slope * sum.clamp(0.0, 1.0);
                 // The clipped ReLU passes a slope only inside its range.
                 if sum <= 0.0 || sum >= 1.0 {
@@ -265,18 +301,18 @@ impl Params {
                 let row = k * 2 * h..(k + 1) * 2 * h;
                 let weights = &self.layer2_weights[row.clone()];
                 let weight_slopes = &mut gradient.layer2_weights[row];
-                for (j, &value) in scratch.accumulators.iter().enumerate() {
+                for (j, &value) in accumulators.iter().enumerate() {
                     weight_slopes[j] += unit_slope * value.clamp(0.0, 1.0);
-                    activation_slopes[j] += unit_slope * weights[j];
+                    slopes[j] += unit_slope * weights[j];
                 }
             }
         }
         // The activation passes a slope only inside its range (the second layer reads the
         // clipped ReLU's).
-        let mut unit_slopes = [0.0f32; 2 * MAX_HIDDEN];
-        for (j, &value) in scratch.accumulators.iter().enumerate() {
-            unit_slopes[j] = activation_slopes[j] * self.activation.slope(value);
+        for (unit, &value) in slopes.iter_mut().zip(accumulators.iter()) {
+            *unit *= self.activation.slope(value);
         }
+        let unit_slopes = &slopes[..];
         for (perspective, on) in [own, other].into_iter().enumerate() {
             let slopes = &unit_slopes[perspective * h..(perspective + 1) * h];
             for (bias, s) in gradient.input_bias.iter_mut().zip(slopes) {
@@ -290,12 +326,6 @@ impl Params {
                 }
             }
         }
-    }
-
-    /// Keeps the weights where quantisation can hold them.
-    pub fn clip(&mut self) {
-        self.values_mut()
-            .for_each(|v| *v = v.clamp(-WEIGHT_CLIP, WEIGHT_CLIP));
     }
 
     /// The engine's integer network of these weights.
@@ -373,10 +403,13 @@ impl Shape {
     }
 }
 
-/// One thread's room for a position's accumulators and second-layer sums.
+/// One thread's room for a position's accumulators and second-layer sums, and for the
+/// slopes the backward pass finds for them (kept here, so that no position clears or
+/// allocates room of its own).
 pub struct Scratch {
     accumulators: Vec<f32>,
     layer2: Vec<f32>,
+    slopes: Vec<f32>,
 }
 
 impl Scratch {
@@ -384,6 +417,7 @@ impl Scratch {
         Scratch {
             accumulators: vec![0.0; 2 * hidden],
             layer2: vec![0.0; layer2],
+            slopes: vec![0.0; 2 * hidden],
         }
     }
 }
@@ -458,13 +492,19 @@ impl Adam {
         self.steps += 1;
         let correct1 = 1.0 - Self::BETA1.powi(self.steps);
         let correct2 = 1.0 - Self::BETA2.powi(self.steps);
-        let moments = self.first.iter_mut().zip(self.second.iter_mut());
-        for ((value, &g), (m, v)) in params.values_mut().zip(gradient.values()).zip(moments) {
-            *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
-            *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
-            *value -= rate * (*m / correct1) / ((*v / correct2).sqrt() + Self::EPSILON);
+        let (mut first, mut second) = (&mut self.first[..], &mut self.second[..]);
+        for (values, gradients) in params.fields_mut().into_iter().zip(gradient.fields()) {
+            let (m_here, m_rest) = std::mem::take(&mut first).split_at_mut(values.len());
+            let (v_here, v_rest) = std::mem::take(&mut second).split_at_mut(values.len());
+            (first, second) = (m_rest, v_rest);
+            let moments = m_here.iter_mut().zip(v_here.iter_mut());
+            for ((value, &g), (m, v)) in values.iter_mut().zip(gradients).zip(moments) {
+                *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
+                *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
+                *value -= rate * (*m / correct1) / ((*v / correct2).sqrt() + Self::EPSILON);
+                *value = value.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+            }
         }
-        params.clip();
     }
 }
 
@@ -506,7 +546,7 @@ mod tests {
             let mut scratch = Scratch::new(8, layer2);
             params.forward(&own, &other, bucket, &mut scratch);
             let mut gradient = Params::zeros(shape);
-            params.backward((&own, &other, bucket), 1.0, &scratch, &mut gradient);
+            params.backward((&own, &other, bucket), 1.0, &mut scratch, &mut gradient);
             let output = |p: &Params| p.forward(&own, &other, bucket, &mut Scratch::new(8, layer2));
             let h = 1e-3;
             let check = |name: &str, get: &dyn Fn(&mut Params) -> &mut f32| {
