@@ -209,42 +209,13 @@ fn train_game<G: Playable>(
         activation: config.activation,
     };
     let threads = config.threads.clamp(1, CHUNKS);
-    // Only a training that keeps a checkpoint reads its data's digest (a few seconds).
-    let digest = (config.checkpoint.as_ref())
-        .map(|_| checkpoint::data_digest(&[&data.training, &data.validation]));
-    let mut state = match resume(config, shape, digest.as_ref())? {
-        Some(state) => {
-            progress(format!(
-                "going on from {} after epoch {}",
-                config.checkpoint.as_ref().expect("a checkpoint").display(),
-                state.epochs.len()
-            ));
-            state
-        }
-        None => start(
-            config,
-            shape,
-            &data,
-            factor,
-            threads,
-            digest.unwrap_or_default(),
-        ),
-    };
-    progress(format!(
-        "{} positions to train on{}, {} held out; scale K = {}; validation loss \
-         {:.6} at the start, {:.6} by the hand-written evaluation",
-        data.training.len(),
-        match mirror {
-            Some(_) => " (and their mirrors)",
-            None => "",
-        },
-        data.validation.len(),
-        data.scale
-            .map_or("none (results alone)".into(), |k| format!("{k:.1}")),
-        state.start_loss,
-        data.terms_loss,
-    ));
-
+    let mut state = begin(
+        config,
+        shape,
+        &data,
+        (factor, threads, mirror.is_some()),
+        progress,
+    )?;
     let mut chunks: Vec<Params> = (0..CHUNKS).map(|_| Params::zeros(shape)).collect();
     let mut gradient = Params::zeros(shape);
     let copies = 1 + usize::from(mirror.is_some());
@@ -305,6 +276,54 @@ fn train_game<G: Playable>(
         epochs: state.epochs,
         best,
     })
+}
+
+/// The state a training starts its next epoch from: its checkpoint's, or the seed's
+/// starting weights; `progress` hears where it starts.
+fn begin(
+    config: &TrainConfig,
+    shape: Shape,
+    data: &TrainingData,
+    (factor, threads, mirrored): (f32, usize, bool),
+    progress: &mut dyn FnMut(String),
+) -> Result<Checkpoint, String> {
+    // Only a training that keeps a checkpoint reads its data's digest (a few seconds).
+    let digest = (config.checkpoint.as_ref())
+        .map(|_| checkpoint::data_digest(&[&data.training, &data.validation]));
+    let state = match resume(config, shape, digest.as_ref())? {
+        Some(state) => {
+            progress(format!(
+                "going on from {} after epoch {}",
+                config.checkpoint.as_ref().expect("a checkpoint").display(),
+                state.epochs.len()
+            ));
+            state
+        }
+        None => start(
+            config,
+            shape,
+            data,
+            factor,
+            threads,
+            digest.unwrap_or_default(),
+        ),
+    };
+    progress(format!(
+        "{} positions to train on{}, {} held out; scale K = {}; validation loss \
+         {:.6} at the start, {:.6} by the hand-written evaluation",
+        data.training.len(),
+        match mirrored {
+            true => " (and their mirrors)",
+            false => "",
+        },
+        data.validation.len(),
+        data.scale
+            .map_or("none (results alone)".into(), |k| format!("{k:.1}")),
+        state.start_loss,
+        data.terms_loss,
+    ));
+
+    Ok(state)
 }
 
 /// A training's state before its first epoch: the starting weights drawn from the seed.
