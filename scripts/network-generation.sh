@@ -26,13 +26,14 @@
 # way (tests: scripts/test-slurm.sh).
 #
 # Writes into <dir>: ternion (the copy), data-<i>-of-<n>.txt, selfplay-<i>-of-<n>.log,
-# train.log, <variant>.nnue, match.txt (with --slurm: the merged summary, the shards'
-# records in match/), and times.txt (the seconds of each step; with --slurm, of each task
-# and the whole generation from submission to the merge).
+# train.log, <variant>.nnue, <variant>.ckpt (the training's state after each epoch: the
+# training step run again goes on from it), match.txt (with --slurm: the merged summary,
+# the shards' records in match/), and times.txt (the seconds of each step; with --slurm,
+# of each task and the whole generation from submission to the merge).
 set -euo pipefail
 
 usage() {
-    sed -n '2,31p' "$0" >&2
+    sed -n '2,32p' "$0" >&2
     exit 2
 }
 
@@ -73,7 +74,8 @@ selfplay_shard() {
 train() {
     # shellcheck disable=SC2086 # the extra arguments are words
     "$dir/ternion" train "$variant" --data "$dir"/data-*-of-"$shards".txt \
-        --out "$dir/$variant.nnue" --seed "$seed" $train_args 2> "$dir/train.log" |
+        --out "$dir/$variant.nnue" --checkpoint "$dir/$variant.ckpt" --seed "$seed" \
+        $train_args 2>> "$dir/train.log" |
         tee -a "$dir/train.log"
 }
 
