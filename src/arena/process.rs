@@ -352,6 +352,13 @@ fn live_engines() -> std::sync::MutexGuard<'static, LiveEngines> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// Whether the runner is ending by a signal ([`end_every_engine`]): a game that ends from
+/// now on was cut short by it (its engines killed, or never started), and is neither
+/// scored nor recorded.
+pub fn ending() -> bool {
+    live_engines().closed
+}
+
 /// Kills the process group of every engine running now, and what they left in sessions
 /// of their own, and lets no engine start after: for a runner ended by a signal, whose
 /// engines (each in a group of its own, which a terminal's Ctrl-C does not reach) would

@@ -82,6 +82,11 @@ fn run<G: Playable>(
                 }
                 Err(RecvTimeoutError::Disconnected) => break,
             };
+            if super::process::ending() {
+                // Cut short by the signal that ends the runner: not a game played.
+                stop.store(true, Ordering::Relaxed);
+                continue;
+            }
             summary.names = played.names.clone();
             summary.account(&played);
             if let Some(sprt) = &config.sprt {
@@ -127,7 +132,7 @@ fn worker<G: Playable>(
 ) {
     let mut engines: [Option<EngineProcess>; 2] = [None, None];
     loop {
-        if stop.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) || super::process::ending() {
             break;
         }
         let nth = next_game.fetch_add(1, Ordering::Relaxed);

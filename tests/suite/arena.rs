@@ -928,9 +928,12 @@ fn a_match_ended_by_a_signal_ends_its_engines_and_their_children() {
         ("-HUP", 129, "3193"),
     ] {
         let engine = format!("sh -c 'sleep {sleep} & exec {TERNION}'");
+        let records = Scratch::new(&format!("signal-records-{sleep}.txt"));
         let mut runner = Command::new(TERNION)
             .args(["match", "--engine", &engine, "--engine", TERNION])
             .args(["--variant", "lielow", "--games", "1000", "--movetime", "50"])
+            .args(["--concurrency", "2", "--records"])
+            .arg(&records.0)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -940,7 +943,14 @@ fn a_match_ended_by_a_signal_ends_its_engines_and_their_children() {
             assert!(started.elapsed().as_secs() < 60, "the engine never started");
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
-        std::thread::sleep(std::time::Duration::from_millis(200));
+        // Once a game is written: the games under way are cut short by the signal.
+        while !std::fs::read_to_string(&records.0).is_ok_and(|text| text.contains("[Result")) {
+            assert!(
+                started.elapsed().as_secs() < 120,
+                "no game was ever written"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
         let sent = Command::new("kill")
             .args([signal, &runner.id().to_string()])
             .status()
@@ -957,5 +967,14 @@ fn a_match_ended_by_a_signal_ends_its_engines_and_their_children() {
             "-c",
             &format!("sleep {sleep} & exec {TERNION}")
         ]));
+        // The records hold whole games only: none the signal cut short (its engines
+        // killed) and none scored after it (engines that could no longer start).
+        let written = std::fs::read_to_string(&records.0).unwrap_or_default();
+        for reason in written.lines().filter(|l| l.starts_with("[Reason")) {
+            assert!(
+                !reason.contains("crashed") && !reason.contains("failed to start"),
+                "{signal}: a game the signal ended is in the records: {reason}"
+            );
+        }
     }
 }
