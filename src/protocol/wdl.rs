@@ -50,12 +50,13 @@ pub struct WdlModel {
 }
 
 /// Each variant's model, fitted by `scripts/wdl-fit.py` to the positions of 400 games of
-/// `ternion selfplay <variant> --games 400 --nodes 3000 --openings 4 --seed 7`: Lielow
-/// 12,786 positions and Lielow 9x9 18,337, no game drawn; Egara-guti 25,795 (45.9% of them
+/// `ternion selfplay <variant> --games 400 --nodes 3000 --openings 4 --seed 7` with the
+/// network each variant ships: Lielow 13,601 positions (generation 4) and Lielow 9x9
+/// 18,337, no game drawn; Egara-guti 25,795 (45.9% of them
 /// in drawn games); Lerontenin 151,769 (27.1%).
 pub fn model(variant: Variant) -> WdlModel {
     match variant {
-        Variant::Lielow => WdlModel { a: 0.0, b: 132.5 },
+        Variant::Lielow => WdlModel { a: 0.0, b: 113.1 },
         Variant::Lielow9 => WdlModel { a: 0.0, b: 208.1 },
         Variant::Egaraguti => WdlModel { a: 400.0, b: 91.2 },
         Variant::Lerontenin => WdlModel { a: 370.6, b: 521.9 },
