@@ -1,8 +1,9 @@
 //! The shared ladder of `Skill Level`s: what each level below the full engine may do in a
 //! game that has no table of its own (Lerontenin and Egara-guti have: `lerontenin/levels.rs`,
-//! `egaraguti/levels.rs`; Lielow 9x9 mends two levels of this one: `lielow/levels.rs`). A game
-//! names its table as [`Playable::LEVELS`](super::Playable::LEVELS); the Elo each level
-//! plays at, per game, is in `strength`.
+//! `egaraguti/levels.rs`; Lielow mends two levels of this one on each board:
+//! `lielow/levels.rs`). A game names its table as
+//! [`Playable::LEVELS`](super::Playable::LEVELS); the Elo each level plays at, per game, is
+//! in `strength`.
 
 use crate::search::levels::{Level, Levels};
 

@@ -18,14 +18,14 @@ pub trait BoardHints {
     /// (docs/experiments.md).
     const NULL_MOVE: bool;
 
-    /// The board's `Skill Level` table: 9x9 mends two of the shared ladder's levels that
-    /// did not play apart there (`levels.rs`).
+    /// The board's `Skill Level` table: each board mends two of the shared ladder's levels
+    /// that did not play apart with its network (`levels.rs`).
     const LEVELS: &'static Levels;
 }
 
 impl BoardHints for Board8 {
     const NULL_MOVE: bool = true;
-    const LEVELS: &'static Levels = &crate::games::levels::SHARED;
+    const LEVELS: &'static Levels = &levels::BOARD8;
 }
 
 impl BoardHints for Board9 {

@@ -1,7 +1,16 @@
-//! Lielow 9x9's own `Skill Level` table: the shared ladder with two levels mended.
+//! Lielow's own `Skill Level` tables, one a board: the shared ladder with two levels mended
+//! on each, where the board's network made a level play no better than the one below it.
 //!
-//! Played again with 9x9's network (docs/levels.md), two of the shared ladder's levels did
-//! not clear the level below over 400 games: level 4 (two plies, four lines, a push of
+//! 8x8: played again with generation 4's network (docs/levels.md), level 6 (three plies,
+//! four lines, a push of 90 capped at 150) stood +17 over level 5 (two plies, two lines,
+//! 30) and level 10 (five plies, four lines, 80, capped at 150) +19 over level 9 (four
+//! plies, two lines, 40), each over 400 games. With the smaller push of 9x9's level 10
+//! (65, capped at 120) both keep their ply and clear both neighbours over 200 games a
+//! step: level 6 +200 over level 5 and level 7 +60 over it; level 10 +147 over level 9
+//! and level 11 +96 over it.
+//!
+//! 9x9: played again with 9x9's network (docs/levels.md), two of the shared ladder's levels
+//! did not clear the level below over 400 games: level 4 (two plies, four lines, a push of
 //! 100, its random share capped at 150) stood +26 over level 3 (one ply, four lines, 70),
 //! and level 10 (five plies, four lines, 80, capped at 150) +2 over level 9 (four plies,
 //! two lines, 40). At 9x9 with the network a ply is worth about 150 Elo and a push of 70
@@ -12,6 +21,17 @@
 
 use crate::games::levels::SHARED;
 use crate::search::levels::{Level, Levels};
+
+/// Levels 0 to 19 of Lielow (8x8): the shared ones, but for levels 6 and 10 (see
+/// `BOARD9` for why such a level keeps its ply with a smaller push).
+pub const BOARD8: Levels = {
+    let mut levels = SHARED;
+    // Level 5 one ply deeper, among four lines, straying less than the shared level 6.
+    levels[6] = Level::new(3, 30_000, 4, 65, 120);
+    // Level 9 one ply deeper among four lines, as on 9x9.
+    levels[10] = Level::new(5, 60_000, 4, 65, 120);
+    levels
+};
 
 /// Levels 0 to 19 of Lielow 9x9: the shared ones, but for levels 4 and 10.
 pub const BOARD9: Levels = {
@@ -29,12 +49,18 @@ mod tests {
     use super::*;
     use crate::games::levels::assert_every_level_above_the_one_below;
 
+    /// The levels of `board` that differ from the shared ones.
+    fn mended(board: &Levels) -> Vec<usize> {
+        (0..board.len())
+            .filter(|&level| board[level] != SHARED[level])
+            .collect()
+    }
+
     #[test]
     fn the_mended_levels_keep_the_ladder_in_order() {
+        assert_every_level_above_the_one_below(&BOARD8);
         assert_every_level_above_the_one_below(&BOARD9);
-        let changed: Vec<usize> = (0..BOARD9.len())
-            .filter(|&level| BOARD9[level] != SHARED[level])
-            .collect();
-        assert_eq!(changed, [4, 10]);
+        assert_eq!(mended(&BOARD8), [6, 10]);
+        assert_eq!(mended(&BOARD9), [4, 10]);
     }
 }
