@@ -84,8 +84,8 @@ pub fn nearest_level(variant: Variant, elo: u32) -> u8 {
 // (src/games/lerontenin/levels.rs), each group with its first level's Elo; its full engine
 // was measured at 100,000 nodes a move.
 const LIELOW: LevelElo = [
-    890, 977, 1182, 1274, 1337, 1492, 1600, 1841, 1930, 1991, 2095, 2250, 2414, 2557, 2672, 2750,
-    2839, 2913, 3064, 3156, 3329,
+    901, 1057, 1287, 1473, 1592, 1817, 2017, 2077, 2138, 2273, 2421, 2517, 2685, 2867, 2948, 3048,
+    3104, 3151, 3316, 3455, 3632,
 ];
 const LIELOW9: LevelElo = [
     982, 1109, 1361, 1500, 1647, 1790, 1886, 2106, 2206, 2341, 2441, 2490, 2629, 2744, 2818, 2896,
