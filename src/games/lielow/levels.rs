@@ -22,14 +22,18 @@
 use crate::games::levels::SHARED;
 use crate::search::levels::{Level, Levels};
 
+/// Level 10 on both boards: level 9 one ply deeper, among four lines, with a push small
+/// enough to keep the ply (9x9: +100 over level 9, level 11 +49 over it; 8x8: +147 and
+/// +96).
+const LEVEL_10: Level = Level::new(5, 60_000, 4, 65, 120);
+
 /// Levels 0 to 19 of Lielow (8x8): the shared ones, but for levels 6 and 10 (see
 /// `BOARD9` for why such a level keeps its ply with a smaller push).
 pub const BOARD8: Levels = {
     let mut levels = SHARED;
     // Level 5 one ply deeper, among four lines, straying less than the shared level 6.
     levels[6] = Level::new(3, 30_000, 4, 65, 120);
-    // Level 9 one ply deeper among four lines, as on 9x9.
-    levels[10] = Level::new(5, 60_000, 4, 65, 120);
+    levels[10] = LEVEL_10;
     levels
 };
 
@@ -39,8 +43,7 @@ pub const BOARD9: Levels = {
     // Level 3 one ply deeper, straying a little more: +147 over level 3, level 5 +143
     // over it.
     levels[4] = Level::new(2, 20_000, 4, 85, 125);
-    // Level 9 one ply deeper, among four lines: +100 over level 9, level 11 +49 over it.
-    levels[10] = Level::new(5, 60_000, 4, 65, 120);
+    levels[10] = LEVEL_10;
     levels
 };
 
